@@ -1,0 +1,29 @@
+"""The ``random`` agent: a uniformly random legal move, repeatable by seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.core.game import Game
+from rulebox.core.rng import rng
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move; the same seed gives the same sequence of choices."""
+
+    name = "random"
+
+    def __init__(self, game_id: str, settings: Settings) -> None:
+        self._rng = rng(settings.seed, "random-agent", game_id)
+
+    def choose(self, game: Game) -> Any:
+        moves = sorted(game.legal_moves(), key=str)
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        return self._rng.choice(moves)
+
+
+register_agent(
+    AgentEntry("random", "a uniformly random legal move (seed= repeats it)", RandomAgent)
+)

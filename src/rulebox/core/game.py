@@ -1,0 +1,311 @@
+"""The one protocol every game implements.
+
+A :class:`Game` is a mutable position plus its history. The public entry points check legality
+(``apply``, ``parse``); search may use the unchecked fast path ``apply_unchecked`` and says so.
+
+Chance: every draw in rulebox's games is part of the move that causes it, taken from an order
+fixed by the seed (or a ``deck=`` option) when the game begins; the order is state, never a side
+effect. ``current_player`` is therefore a player or :data:`TERMINAL`; :data:`CHANCE` exists for
+games that expose chance nodes, and ``chance_outcomes`` lists them.
+
+Subclasses implement the abstract methods marked below; everything else is shared.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from rulebox.core.errors import (
+    AmbiguousMoveError,
+    GameOverError,
+    InvalidMoveError,
+    NothingToUndoError,
+    RuleboxError,
+    StateError,
+)
+from rulebox.core.options import OptionSpec, parse_options, show_options
+
+TERMINAL = -1
+"""``current_player()`` when the game is over."""
+
+CHANCE = -2
+"""``current_player()`` at a chance node (no rulebox game has one; draws belong to moves)."""
+
+STATE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` is empty for a draw (or a lost solitaire); a team game names every winner.
+    ``scores`` is one figure per player where the game scores, else ``None``.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[int | float, ...] | None
+    reason: str
+
+    def result_line(self) -> str:
+        """The engine protocol's ``result`` text, e.g. ``over winner=1 score=3,4``."""
+        who = ",".join(str(p) for p in self.winners) if self.winners else "none"
+        line = f"over winner={who}"
+        if self.scores is not None:
+            line += " score=" + ",".join(_num(s) for s in self.scores)
+        return line
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+class Game(abc.ABC):
+    """A position of one game, with its options and the moves that led to it."""
+
+    # --- declared by each game -------------------------------------------------------------
+    id: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    max_moves: ClassVar[int]
+    """An upper bound on the number of moves in any game (with default options)."""
+    return_bounds: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    has_hidden_information: ClassVar[bool] = False
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self.opts: dict[str, Any] = dict(options)
+        self._history: list[Any] = []
+        self._undo_floor = 0  # moves below this index cannot be taken back (loaded positions)
+
+    # --- construction ----------------------------------------------------------------------
+    @classmethod
+    def new(cls, options: Mapping[str, Any] | None = None, **kw: Any) -> Self:
+        """A new game. ``options`` may be text (``{"seed": "7"}``) or values; unknown keys raise."""
+        raw = dict(options or {})
+        raw.update(kw)
+        opts = parse_options(cls.id, cls.option_specs, raw)
+        game = cls(opts)
+        game._setup()
+        return game
+
+    @abc.abstractmethod
+    def _setup(self) -> None:
+        """Lay out the start position from ``self.opts`` (seed included)."""
+
+    def options(self) -> dict[str, str]:
+        """Every option in force as canonical text, sorted by key (seed included)."""
+        return show_options(self.option_specs, self.opts)
+
+    @property
+    def num_players(self) -> int:
+        """How many seats this game has."""
+        return self.player_counts[0]
+
+    # --- the turn ----------------------------------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The player to move, or :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.current_player() == TERMINAL
+
+    @abc.abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """Every legal move of the player to move (empty when the game is over)."""
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """(outcome, probability) pairs at a chance node; rulebox's games have none."""
+        return []
+
+    @abc.abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """Syntax only: the move value that ``text`` writes, or raise ``InvalidMoveError``.
+
+        The result may still be illegal; ``parse`` checks it.
+        """
+
+    @abc.abstractmethod
+    def check_move(self, move: Any) -> None:
+        """Raise ``IllegalMoveError`` (with the rule ID and a reason) unless ``move`` is legal."""
+
+    @abc.abstractmethod
+    def apply_unchecked(self, move: Any) -> None:
+        """Play a move known to be legal (the fast path for search). Records history."""
+
+    @abc.abstractmethod
+    def _undo_last(self) -> None:
+        """Restore the position before the last move (history is handled by :meth:`undo`)."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """One value per player within ``return_bounds`` (all 0 while the game goes on)."""
+
+    # --- checked entry points ------------------------------------------------------------------
+    def parse(self, text: str) -> Any:
+        """Resolve ``text`` to a legal move: syntax first, then legality."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(repr(text), "a move is text")
+        if self.is_terminal():
+            raise GameOverError("the game is over", "END")
+        move = self.parse_move(text)
+        self.check_move(move)
+        return move
+
+    def apply(self, move: Any) -> Any:
+        """Play ``move`` (a move value or its text) after checking it; returns the move value."""
+        if isinstance(move, str):
+            move = self.parse(move)
+        else:
+            if self.is_terminal():
+                raise GameOverError("the game is over", "END")
+            self.check_move(move)
+        self.apply_unchecked(move)
+        return move
+
+    def undo(self) -> Any:
+        """Take back the last move (with any card it drew) and return it."""
+        if len(self._history) <= self._undo_floor:
+            if self._history:
+                raise NothingToUndoError("the moves before this loaded position cannot be undone")
+            raise NothingToUndoError("there is no move to undo")
+        self._undo_last()
+        return self._history.pop()
+
+    @property
+    def history(self) -> list[Any]:
+        """The moves played so far (a copy)."""
+        return list(self._history)
+
+    def move_text(self, move: Any) -> str:
+        """The canonical notation of ``move``."""
+        return str(move)
+
+    def find_move(self, text: str) -> Any:
+        """Match ``text`` against the legal moves by canonical text (case and spaces ignored)."""
+        key = "".join(text.split()).lower()
+        hits = [m for m in self.legal_moves() if "".join(str(m).split()).lower() == key]
+        if len(hits) > 1:
+            raise AmbiguousMoveError(f"{text!r} could mean " + " or ".join(map(str, hits)))
+        return hits[0] if hits else None
+
+    # --- copies and serialisation -----------------------------------------------------------
+    @abc.abstractmethod
+    def clone(self) -> Self:
+        """An independent copy (history and undo included)."""
+
+    @abc.abstractmethod
+    def position_json(self) -> dict[str, Any]:
+        """The full position (hidden parts included) as JSON-able data, without history."""
+
+    @abc.abstractmethod
+    def _load_position(self, data: dict[str, Any]) -> None:
+        """Set the position from :meth:`position_json` data; raise ``StateError`` if corrupt."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete state: ``from_json`` of it restores the same game exactly."""
+        return {
+            "format": STATE_FORMAT,
+            "game": self.id,
+            "options": self.options(),
+            "history": [str(m) for m in self._history],
+            "position": self.position_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """Restore a game from :meth:`to_json` data; refuse anything corrupt with ``StateError``.
+
+        When the history replays from the start to the stored position, the game comes back
+        whole (every move can be undone). Otherwise (a drawn position) the position is taken as
+        given and its history cannot be undone.
+        """
+        if not isinstance(data, dict):
+            raise StateError("a state is a JSON object")
+        if data.get("game") != cls.id:
+            raise StateError(f"this state is for {data.get('game')!r}, not {cls.id!r}")
+        if data.get("format", STATE_FORMAT) != STATE_FORMAT:
+            raise StateError(f"unknown state format {data.get('format')!r}")
+        options = data.get("options", {})
+        history = data.get("history", [])
+        position = data.get("position")
+        if not isinstance(options, dict) or not all(
+            isinstance(k, str) and isinstance(v, str | int) for k, v in options.items()
+        ):
+            raise StateError("options must be an object of key=value text")
+        if not isinstance(history, list) or not all(isinstance(m, str) for m in history):
+            raise StateError("history must be a list of moves in notation")
+        if not isinstance(position, dict):
+            raise StateError("the state has no position object")
+        try:
+            replayed: Self | None = cls.new({k: str(v) for k, v in options.items()})
+        except RuleboxError as e:
+            raise StateError(f"bad options in state: {e}") from None
+        assert replayed is not None
+        try:
+            for text in history:
+                replayed.apply(text)
+        except RuleboxError:
+            replayed = None
+        if replayed is not None and replayed.position_json() == position:
+            return replayed
+        game = cls.new({k: str(v) for k, v in options.items()})
+        try:
+            game._load_position(position)
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"corrupt position: {type(e).__name__}: {e}") from None
+        game._history = []
+        for text in history:
+            game._history.append(_Recorded(text))
+        game._undo_floor = len(game._history)
+        return game
+
+    # --- what a seat may see ---------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: a spectator) as JSON-able data.
+
+        The default, for games without hidden information, is the whole position.
+        """
+        return {
+            "game": self.id,
+            "options": self.public_options(),
+            "to_move": self.current_player(),
+            "position": self.position_json(),
+            "history": [str(m) for m in self._history],
+        }
+
+    def public_options(self) -> dict[str, str]:
+        """The options a player may see (games with a hidden deck drop ``seed`` and ``deck``)."""
+        opts = self.options()
+        if self.has_hidden_information:
+            opts.pop("seed", None)
+            opts.pop("deck", None)
+        return opts
+
+    def determinize(self, player: int, rng: random.Random) -> Self:
+        """A copy in which everything hidden from ``player`` is redrawn at random, consistent
+        with what ``player`` has seen. Games without hidden information return a plain clone."""
+        return self.clone()
+
+    # --- helpers for search ---------------------------------------------------------------------
+    def position_key(self) -> Any:
+        """A hashable key of the position (player to move included); used by search tables."""
+        import json
+
+        return json.dumps(self.position_json(), sort_keys=True)
+
+
+class _Recorded(str):
+    """A move of a loaded history that is kept as text (it cannot be undone)."""
+
+    __slots__ = ()

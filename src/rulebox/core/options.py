@@ -1,0 +1,101 @@
+"""Game options: declared once per game, parsed from ``key=value`` text, echoed canonically."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebox.core.errors import OptionError
+from rulebox.core.rng import SEED_LIMIT, fresh_seed
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a game accepts.
+
+    ``parse`` turns the text into a value (raising ``ValueError`` with a reason) and ``show``
+    turns a value back into its canonical text. ``choices`` restricts the text when given.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    parse: Callable[[str], Any] = str
+    show: Callable[[Any], str] = str
+    aliases: dict[str, str] = field(default_factory=dict)
+
+
+def int_option(name: str, default: int | None, help: str, lo: int, hi: int) -> OptionSpec:
+    """An integer option accepting ``lo..hi`` inclusive."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{name} must be a whole number from {lo} to {hi}") from None
+        if not lo <= value <= hi:
+            raise ValueError(f"{name} must be from {lo} to {hi}")
+        return value
+
+    return OptionSpec(name, default, help, parse=parse)
+
+
+def choice_option(name: str, default: str, help: str, choices: tuple[str, ...]) -> OptionSpec:
+    """An option that takes one of a few words."""
+    return OptionSpec(name, default, help, choices=choices)
+
+
+SEED = int_option("seed", None, "seed for every random choice (drawn at random if omitted)",
+                  0, SEED_LIMIT - 1)
+
+
+def parse_options(
+    game_id: str, specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Check ``raw`` (text or already-parsed values) against ``specs``; fill in defaults.
+
+    ``seed`` is accepted by every game; when it is missing a fresh one is drawn and kept,
+    so that the game can always be repeated.
+    """
+    by_name = {s.name: s for s in (SEED, *specs)}
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        key_l = str(key).strip().lower()
+        spec = by_name.get(key_l)
+        if spec is None:
+            known = ", ".join(sorted(by_name))
+            raise OptionError(f"{game_id} has no option {str(key)[:40]!r} (options: {known})")
+        if isinstance(value, str):
+            text = value.strip()
+            if spec.choices and text.lower() not in spec.choices:
+                raise OptionError(
+                    f"{spec.name}={text[:40]!r} is not allowed; choose one of "
+                    + "|".join(spec.choices)
+                )
+            try:
+                out[spec.name] = spec.parse(text.lower() if spec.choices else text)
+            except ValueError as e:
+                raise OptionError(f"bad option {spec.name}={text[:40]!r}: {e}") from None
+        else:
+            out[spec.name] = value
+    for spec in by_name.values():
+        if spec.name not in out:
+            out[spec.name] = spec.default
+    if out["seed"] is None:
+        out["seed"] = fresh_seed()
+    return out
+
+
+def show_options(specs: tuple[OptionSpec, ...], values: Mapping[str, Any]) -> dict[str, str]:
+    """The canonical text of every option in force, sorted by key."""
+    by_name = {s.name: s for s in (SEED, *specs)}
+    shown = {}
+    for key in sorted(values):
+        spec = by_name.get(key)
+        value = values[key]
+        if value is None:
+            continue
+        shown[key] = spec.show(value) if spec else str(value)
+    return shown

@@ -1,0 +1,103 @@
+"""Columns moves: small frozen values, all of them made once, with one canonical text each.
+
+``Ra1`` roundel, ``Sa1`` single blocker, ``Da1b1`` double blocker (pins in string order),
+``Tb1a1^`` / ``Tb1a1v`` triple blocker, thick pin first, thick end up (flat bottom) or down.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from rulebox.core.errors import InvalidMoveError
+from rulebox.games.columns.geometry import DIRECTED_PAIRS, NUM_PINS, PAIRS, PIN_INDEX, PIN_NAMES
+
+
+class Kind(IntEnum):
+    """The four kinds of piece (COL-1)."""
+
+    ROUNDEL = 0
+    SINGLE = 1
+    DOUBLE = 2
+    TRIPLE = 3
+
+    @property
+    def letter(self) -> str:
+        return "RSDT"[self]
+
+    @property
+    def noun(self) -> str:
+        return ("roundel", "single blocker", "double blocker", "triple blocker")[self]
+
+
+STOCK = {Kind.ROUNDEL: 12, Kind.SINGLE: 3, Kind.DOUBLE: 3, Kind.TRIPLE: 3}
+"""Pieces each player starts with (COL-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnsMove:
+    """A placement. ``pins`` is (pin,) for R and S, (low, high) for D, (thick, thin) for T;
+    ``up`` tells a triple's orientation (True: thick end up, flat bottom)."""
+
+    kind: Kind
+    pins: tuple[int, ...]
+    up: bool = True
+
+    def __str__(self) -> str:
+        text = self.kind.letter + "".join(PIN_NAMES[p] for p in self.pins)
+        if self.kind is Kind.TRIPLE:
+            text += "^" if self.up else "v"
+        return text
+
+    def __repr__(self) -> str:
+        return f"ColumnsMove.parse({str(self)!r})"
+
+    @property
+    def code(self) -> int:
+        """The move's index in :data:`ALL_MOVES`."""
+        return MOVE_CODE[self]
+
+
+ROUNDELS = tuple(ColumnsMove(Kind.ROUNDEL, (p,)) for p in range(NUM_PINS))
+SINGLES = tuple(ColumnsMove(Kind.SINGLE, (p,)) for p in range(NUM_PINS))
+DOUBLES = tuple(ColumnsMove(Kind.DOUBLE, pair) for pair in PAIRS)
+TRIPLES_UP = tuple(ColumnsMove(Kind.TRIPLE, pair, True) for pair in DIRECTED_PAIRS)
+TRIPLES_DOWN = tuple(ColumnsMove(Kind.TRIPLE, pair, False) for pair in DIRECTED_PAIRS)
+ALL_MOVES: tuple[ColumnsMove, ...] = ROUNDELS + SINGLES + DOUBLES + TRIPLES_UP + TRIPLES_DOWN
+MOVE_CODE = {m: i for i, m in enumerate(ALL_MOVES)}
+
+_SYNTAX = re.compile(r"^([rsdt])([a-z]\d)([a-z]\d)?(\^|v|up|down)?$")
+
+
+def parse_columns_move(text: str) -> ColumnsMove:
+    """Read a move's text (case and spaces do not matter). Pins must exist; whether the move
+    is legal is for the rules to say. A double's pins may come in either order."""
+    key = "".join(text.split()).lower()
+    m = _SYNTAX.match(key)
+    if not m:
+        raise InvalidMoveError(
+            text, "write Ra1 (roundel), Sa1 (single), Da1b1 (double) or Tb1a1^ / Tb1a1v (triple)"
+        )
+    letter, first, second, orient = m.groups()
+    kind = Kind("rsdt".index(letter))
+    for pin in (first, second):
+        if pin is not None and pin not in PIN_INDEX:
+            raise InvalidMoveError(text, f"there is no pin {pin} (pins are a1 to d3)")
+    pins = [PIN_INDEX[first]] + ([PIN_INDEX[second]] if second else [])
+    if kind in (Kind.ROUNDEL, Kind.SINGLE):
+        if second or orient:
+            raise InvalidMoveError(text, f"a {kind.noun} goes on one pin, e.g. {kind.letter}a1")
+        return ColumnsMove(kind, (pins[0],))
+    if len(pins) != 2:
+        raise InvalidMoveError(text, f"a {kind.noun} needs two pins, e.g. {kind.letter}a1b1")
+    if kind is Kind.DOUBLE:
+        if orient:
+            raise InvalidMoveError(text, "a double blocker has no orientation")
+        return ColumnsMove(kind, (min(pins), max(pins)))
+    if orient is None:
+        raise InvalidMoveError(text, "say which way the triple's thick end points: ^ (up) or v (down)")
+    return ColumnsMove(kind, (pins[0], pins[1]), orient in ("^", "up"))
+
+
+ColumnsMove.parse = staticmethod(parse_columns_move)  # type: ignore[attr-defined]

@@ -1,0 +1,342 @@
+"""Columns (David Ward): the rules COL-1..COL-10 of RULINGS.md.
+
+The position is kept as one stack of piece numbers per pin (bottom first). Every placed piece
+gets a number (1, 2, ...) in the order it was placed; ``_owner`` and ``_kind`` describe it. The
+number lets the rules tell whether two supports belong to the same piece (COL-6, COL-7).
+The legal moves of the player to move are generated once per move and cached, because the
+game ends as soon as that list is empty (COL-8).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.options import int_option
+from rulebox.games.columns.geometry import (
+    DIRECTED_PAIRS,
+    LEVELS,
+    NUM_PINS,
+    PAIRS,
+    PIN_INDEX,
+    PIN_NAMES,
+    adjacent,
+)
+from rulebox.games.columns.moves import (
+    DOUBLES,
+    ROUNDELS,
+    SINGLES,
+    STOCK,
+    TRIPLES_DOWN,
+    TRIPLES_UP,
+    ColumnsMove,
+    Kind,
+    parse_columns_move,
+)
+
+_PAIR_DOUBLES = tuple(zip(PAIRS, DOUBLES, strict=True))
+_PAIR_TRIPLES = tuple(
+    (thick, thin, up, down)
+    for (thick, thin), up, down in zip(DIRECTED_PAIRS, TRIPLES_UP, TRIPLES_DOWN, strict=True)
+)
+_PINS_R_S = tuple(zip(range(NUM_PINS), ROUNDELS, SINGLES, strict=True))
+
+
+class Columns(Game):
+    """A game of Columns. Player 0 is light, player 1 dark."""
+
+    id = "columns"
+    title = "Columns"
+    player_counts = (2,)
+    option_specs = (int_option("first", 0, "who places first (COL-10)", 0, 1),)
+    max_moves = 2 * sum(STOCK.values())
+    return_bounds = (-1.0, 1.0)
+
+    def _setup(self) -> None:
+        self._stacks: list[list[int]] = [[] for _ in range(NUM_PINS)]
+        self._owner: list[int] = [-1]  # piece 0 is "the board"
+        self._kind: list[int] = [-1]
+        self._left: list[list[int]] = [[STOCK[k] for k in Kind] for _ in range(2)]
+        self._to_move: int = self.opts["first"]
+        self._legal: list[ColumnsMove] = self._generate()
+
+    # --- state --------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._to_move if self._legal else TERMINAL
+
+    def pieces_left(self, player: int) -> dict[Kind, int]:
+        """How many pieces of each kind ``player`` still holds."""
+        return {k: self._left[player][k] for k in Kind}
+
+    def stack(self, pin: int) -> list[tuple[int, Kind, int]]:
+        """The units on a pin, bottom first, as (owner, kind, piece number)."""
+        return [(self._owner[c], Kind(self._kind[c]), c) for c in self._stacks[pin]]
+
+    # --- moves --------------------------------------------------------------------------------
+    def _generate(self) -> list[ColumnsMove]:
+        p = self._to_move
+        left = self._left[p]
+        stacks = self._stacks
+        heights = [len(s) for s in stacks]
+        tops = [s[-1] if s else 0 for s in stacks]
+        out: list[ColumnsMove] = []
+        if left[Kind.ROUNDEL] or left[Kind.SINGLE]:
+            owner, kind = self._owner, self._kind
+            opp = 1 - p
+            for pin, r_move, s_move in _PINS_R_S:
+                if heights[pin] < LEVELS:
+                    if left[Kind.ROUNDEL]:
+                        top = tops[pin]
+                        if not (top and owner[top] == opp and kind[top] != Kind.ROUNDEL):
+                            out.append(r_move)
+                    if left[Kind.SINGLE]:
+                        out.append(s_move)
+        if left[Kind.DOUBLE]:
+            for (a, b), move in _PAIR_DOUBLES:
+                h = heights[a]
+                if h == heights[b] and h < LEVELS and (h == 0 or tops[a] != tops[b]):
+                    out.append(move)
+        if left[Kind.TRIPLE]:
+            for thick, thin, up, down in _PAIR_TRIPLES:
+                h = heights[thick]
+                if h <= LEVELS - 2 and (h == 0 or tops[thick] != tops[thin]):
+                    hn = heights[thin]
+                    if hn == h:
+                        out.append(up)
+                    elif hn == h + 1:
+                        out.append(down)
+        return out
+
+    def legal_moves(self) -> list[ColumnsMove]:
+        return list(self._legal)
+
+    def parse_move(self, text: str) -> ColumnsMove:
+        return parse_columns_move(text)
+
+    def check_move(self, move: Any) -> None:
+        if not isinstance(move, ColumnsMove):
+            raise IllegalMoveError(f"{move!r} is not a Columns move", "COL-1")
+        if move in self._legal:
+            return
+        p = self._to_move
+        kind = move.kind
+        if self._left[p][kind] == 0:
+            raise IllegalMoveError(f"you have no {kind.noun}s left", "COL-1")
+        heights = [len(s) for s in self._stacks]
+        if kind in (Kind.ROUNDEL, Kind.SINGLE):
+            (pin,) = move.pins
+            if heights[pin] >= LEVELS:
+                raise IllegalMoveError(f"pin {PIN_NAMES[pin]} is full (5 levels)", "COL-3")
+            top = self._stacks[pin][-1]
+            raise IllegalMoveError(
+                f"a roundel may not sit directly on an opponent's blocker "
+                f"(the {Kind(self._kind[top]).noun} on {PIN_NAMES[pin]})",
+                "COL-4",
+            )
+        a, b = move.pins
+        noun = kind.noun
+        if a == b or not adjacent(a, b):
+            raise IllegalMoveError(
+                f"a {noun} spans two orthogonally adjacent pins; "
+                f"{PIN_NAMES[a]} and {PIN_NAMES[b]} are not",
+                "COL-6" if kind is Kind.DOUBLE else "COL-7",
+            )
+        ha, hb = heights[a], heights[b]
+        if kind is Kind.DOUBLE:
+            if ha != hb:
+                raise IllegalMoveError(
+                    f"a double blocker needs two stacks of the same height; {PIN_NAMES[a]} has "
+                    f"{ha} and {PIN_NAMES[b]} has {hb}, which would leave a gap",
+                    "COL-2",
+                )
+            if ha >= LEVELS:
+                raise IllegalMoveError(f"level {ha + 1} is above the top of the pins", "COL-3")
+            raise IllegalMoveError(
+                "a double blocker may not rest on the same piece at both ends (back to back)",
+                "COL-6",
+            )
+        thick, thin = a, b
+        need = ha if move.up else ha + 1
+        if hb != need:
+            shape = "thick end up (flat bottom) needs both stacks the same height" if move.up else (
+                "thick end down needs the thin pin's stack one higher than the thick pin's")
+            raise IllegalMoveError(
+                f"a triple {shape}; {PIN_NAMES[thick]} has {ha} and {PIN_NAMES[thin]} has {hb}, "
+                "which would leave a gap",
+                "COL-2",
+            )
+        if ha + 2 > LEVELS:
+            raise IllegalMoveError(
+                f"the triple's thick end would reach level {ha + 2}, above level 5", "COL-3"
+            )
+        raise IllegalMoveError(
+            "a triple blocker may not rest on the same piece at both ends", "COL-7"
+        )
+
+    def apply_unchecked(self, move: ColumnsMove) -> None:
+        p = self._to_move
+        code = len(self._owner)
+        self._owner.append(p)
+        self._kind.append(move.kind)
+        self._left[p][move.kind] -= 1
+        stacks = self._stacks
+        kind = move.kind
+        if kind <= Kind.SINGLE:
+            stacks[move.pins[0]].append(code)
+        elif kind == Kind.DOUBLE:
+            stacks[move.pins[0]].append(code)
+            stacks[move.pins[1]].append(code)
+        else:
+            thick = stacks[move.pins[0]]
+            thick.append(code)
+            thick.append(code)
+            stacks[move.pins[1]].append(code)
+        self._history.append(move)
+        self._to_move = 1 - p
+        self._legal = self._generate()
+
+    def _undo_last(self) -> None:
+        move: ColumnsMove = self._history[-1]
+        code = len(self._owner) - 1
+        p = self._owner.pop()
+        self._kind.pop()
+        self._left[p][move.kind] += 1
+        for pin in set(move.pins):
+            stack = self._stacks[pin]
+            while stack and stack[-1] == code:
+                stack.pop()
+        self._to_move = p
+        self._legal = self._generate()
+
+    # --- the end ------------------------------------------------------------------------------
+    def roundels_by_level(self) -> list[list[int]]:
+        """``[player][level - 1]``: roundels each player has on each level (COL-9)."""
+        counts = [[0] * LEVELS for _ in range(2)]
+        for stack in self._stacks:
+            for level, code in enumerate(stack):
+                if self._kind[code] == Kind.ROUNDEL:
+                    counts[self._owner[code]][level] += 1
+        return counts
+
+    def outcome(self) -> Outcome | None:
+        if self._legal:
+            return None
+        counts = self.roundels_by_level()
+        scores = (counts[0][4], counts[1][4])
+        for level in range(LEVELS - 1, -1, -1):
+            a, b = counts[0][level], counts[1][level]
+            if a != b:
+                winner = 0 if a > b else 1
+                how = "on level 5" if level == 4 else f"tie-break on level {level + 1}"
+                return Outcome((winner,), scores, f"more roundels {how} ({max(a, b)} to {min(a, b)})")
+        return Outcome((), scores, "tied on every level")
+
+    def returns(self) -> list[float]:
+        out = self.outcome()
+        if out is None or not out.winners:
+            return [0.0, 0.0]
+        w = out.winners[0]
+        return [1.0 if i == w else -1.0 for i in range(2)]
+
+    # --- copies and serialisation -------------------------------------------------------------
+    def clone(self) -> Self:
+        g = object.__new__(type(self))
+        g.opts = dict(self.opts)
+        g._history = list(self._history)
+        g._undo_floor = self._undo_floor
+        g._stacks = [list(s) for s in self._stacks]
+        g._owner = list(self._owner)
+        g._kind = list(self._kind)
+        g._left = [list(x) for x in self._left]
+        g._to_move = self._to_move
+        g._legal = list(self._legal)
+        return g
+
+    def _unit_text(self, code: int) -> str:
+        kind = Kind(self._kind[code])
+        text = f"{self._owner[code]}{kind.letter}"
+        if kind in (Kind.DOUBLE, Kind.TRIPLE):
+            text += str(code)
+        return text
+
+    def position_json(self) -> dict[str, Any]:
+        """``pins``: each pin's units bottom first, as ``<owner><kind>[piece number]``
+        (``0R``, ``1S``, ``0D3``, ``1T7``: units with the same number are one piece)."""
+        return {
+            "to_move": self._to_move,
+            "pins": {PIN_NAMES[i]: [self._unit_text(c) for c in s] for i, s in enumerate(self._stacks)},
+        }
+
+    def _load_position(self, data: dict[str, Any]) -> None:
+        to_move = data.get("to_move")
+        if to_move not in (0, 1):
+            raise StateError("to_move must be 0 or 1")
+        pins = data.get("pins")
+        if not isinstance(pins, dict) or set(pins) - set(PIN_NAMES):
+            raise StateError("pins must map pin names a1..d3 to lists of units")
+        self._setup()
+        self._to_move = to_move
+        labels: dict[str, int] = {}
+        where: dict[int, list[tuple[int, int]]] = {}
+        for name in PIN_NAMES:
+            units = pins.get(name, [])
+            if not isinstance(units, list) or len(units) > LEVELS:
+                raise StateError(f"pin {name}: at most 5 units, as a list [COL-3]")
+            for level, unit in enumerate(units):
+                if not isinstance(unit, str) or len(unit) < 2 or unit[0] not in "01" or (
+                    unit[1] not in "RSDT"
+                ):
+                    raise StateError(f"pin {name}: bad unit {unit!r}")
+                owner, kind = int(unit[0]), Kind("RSDT".index(unit[1]))
+                if kind in (Kind.DOUBLE, Kind.TRIPLE):
+                    label = unit
+                    if len(unit) < 3 or not unit[2:].isdigit():
+                        raise StateError(f"pin {name}: {unit!r} needs a piece number")
+                    code = labels.get(label)
+                    if code is None:
+                        code = labels[label] = self._new_piece(owner, kind)
+                else:
+                    if len(unit) != 2:
+                        raise StateError(f"pin {name}: bad unit {unit!r}")
+                    code = self._new_piece(owner, kind)
+                self._stacks[PIN_INDEX[name]].append(code)
+                where.setdefault(code, []).append((PIN_INDEX[name], level))
+        for label, code in labels.items():
+            self._check_shape(label, Kind(self._kind[code]), where[code])
+        for p in (0, 1):
+            for k in Kind:
+                if self._left[p][k] < 0:
+                    raise StateError(f"player {p} has more {k.noun}s on the board than exist [COL-1]")
+        self._legal = self._generate()
+
+    def _new_piece(self, owner: int, kind: Kind) -> int:
+        self._owner.append(owner)
+        self._kind.append(kind)
+        self._left[owner][kind] -= 1
+        return len(self._owner) - 1
+
+    @staticmethod
+    def _check_shape(label: str, kind: Kind, cells: list[tuple[int, int]]) -> None:
+        pins = sorted({pin for pin, _ in cells})
+        ok = len(pins) == 2 and adjacent(*pins)
+        if ok and kind is Kind.DOUBLE:
+            ok = len(cells) == 2 and cells[0][1] == cells[1][1]
+        elif ok:
+            by_pin = {pin: sorted(lv for q, lv in cells if q == pin) for pin in pins}
+            thick = [q for q in pins if len(by_pin[q]) == 2]
+            thin = [q for q in pins if len(by_pin[q]) == 1]
+            ok = len(cells) == 3 and len(thick) == 1 and len(thin) == 1
+            if ok:
+                t, n = by_pin[thick[0]], by_pin[thin[0]][0]
+                ok = t[1] == t[0] + 1 and n in (t[0], t[1])
+        if not ok:
+            raise StateError(f"piece {label} does not have the shape of a {kind.noun}")
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        data = super().view(player)
+        data["left"] = [{k.letter: self._left[p][k] for k in Kind} for p in (0, 1)]
+        return data
+
+    def position_key(self) -> Any:
+        return (self._to_move, tuple(tuple(self._unit_text(c) for c in s) for s in self._stacks))
