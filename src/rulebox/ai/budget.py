@@ -1,0 +1,55 @@
+"""How long an agent may think: ``time=`` seconds per move and/or ``iterations=``.
+
+Every search agent asks its :class:`Budget` whether to go on. With ``iterations=`` alone the
+search is exactly repeatable (same seed, same iterations, same move); with ``time=`` it stops
+early enough to answer within the time, leaving a margin for the work after the last check.
+"""
+
+from __future__ import annotations
+
+import time as _time
+
+from rulebox.ai.base import Settings
+
+DEFAULT_TIME = 1.0
+"""Seconds per move when neither ``time=`` nor ``iterations=`` is given."""
+
+
+def time_limit(seconds: float) -> float:
+    """The part of ``seconds`` a search may use: it keeps a margin for answering (at least
+    half the time, at most 0.1 s + 5% kept back)."""
+    return max(0.5 * seconds, seconds - 0.1 - 0.05 * seconds)
+
+
+class Budget:
+    """The limit of one search: a deadline, a count of iterations, or both (whichever first)."""
+
+    __slots__ = ("deadline", "iterations", "start")
+
+    def __init__(
+        self, seconds: float | None, iterations: int | None, default_time: float = DEFAULT_TIME
+    ) -> None:
+        if seconds is None and iterations is None:
+            seconds = default_time
+        self.start = _time.perf_counter()
+        self.iterations = iterations
+        self.deadline = None if seconds is None else self.start + time_limit(seconds)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, default_time: float = DEFAULT_TIME) -> Budget:
+        """The budget that ``time=`` / ``iterations=`` describe (default: ``default_time``)."""
+        return cls(settings.time, settings.iterations, default_time)
+
+    def out_of_time(self) -> bool:
+        """Whether the deadline (if any) has passed."""
+        return self.deadline is not None and _time.perf_counter() >= self.deadline
+
+    def done(self, iterations: int) -> bool:
+        """Whether a search that has run ``iterations`` iterations must stop now."""
+        if self.iterations is not None and iterations >= self.iterations:
+            return True
+        return self.out_of_time()
+
+    def elapsed(self) -> float:
+        """Seconds since the search began."""
+        return _time.perf_counter() - self.start

@@ -1,0 +1,90 @@
+"""Per-game evaluations for search agents.
+
+A heuristic module ``rulebox.ai.heuristics.<module>`` defines
+
+- ``values(game) -> list[float]``: a guess at the final :meth:`Game.returns` of every player, within
+  the game's ``return_bounds``, from public accessors, ``position_json`` or ``view`` only;
+- optionally ``order_key(game, move) -> float``: larger first, for move ordering in alpha-beta and
+  for greedy playouts (cheap: it must not play the move);
+- optionally ``playout_move(game, moves, rng) -> move``: a quick move for MCTS playouts.
+
+Games whose id is not a Python name use the module named in :data:`MODULES`. A game without a
+module gets :class:`Neutral` (0 for every player until the game is over).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulebox.core.game import Game
+
+MODULES = {"36to1": "solitaire36"}
+"""Game id -> heuristic module name, where the id is not a Python identifier."""
+
+
+def terminal_values(game: Game) -> list[float]:
+    """The returns of a finished game."""
+    return [float(r) for r in game.returns()]
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """The evaluation functions of one game (see the module docstring)."""
+
+    game_id: str
+    values: Callable[[Game], list[float]]
+    order_key: Callable[[Game, Any], float] | None = None
+    playout_move: Callable[[Game, Sequence[Any], random.Random], Any] | None = None
+
+    def value(self, game: Game, player: int) -> float:
+        """The value of ``game`` for ``player`` (the true returns once the game is over)."""
+        if game.is_terminal():
+            return float(game.returns()[player])
+        return self.values(game)[player]
+
+    def all_values(self, game: Game) -> list[float]:
+        """Every player's value of ``game`` (the true returns once the game is over)."""
+        if game.is_terminal():
+            return terminal_values(game)
+        return self.values(game)
+
+
+def _neutral(game: Game) -> list[float]:
+    lo, hi = game.return_bounds
+    mid = 0.0 if lo <= 0.0 <= hi else (lo + hi) / 2
+    return [mid] * game.num_players
+
+
+_CACHE: dict[str, Heuristic] = {}
+
+
+def heuristic(game_id: str) -> Heuristic:
+    """The heuristic of a game (a neutral one if the game has none)."""
+    found = _CACHE.get(game_id)
+    if found is not None:
+        return found
+    name = MODULES.get(game_id, game_id)
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{name}":
+            raise
+        found = Heuristic(game_id, _neutral)
+    else:
+        found = Heuristic(
+            game_id,
+            module.values,
+            getattr(module, "order_key", None),
+            getattr(module, "playout_move", None),
+        )
+    _CACHE[game_id] = found
+    return found
+
+
+def has_heuristic(game_id: str) -> bool:
+    """Whether a game has its own evaluation (not the neutral one)."""
+    return heuristic(game_id).values is not _neutral

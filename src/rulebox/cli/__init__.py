@@ -1,0 +1,1 @@
+"""The ``rulebox`` command line."""

@@ -1,0 +1,222 @@
+"""The engine line protocol of PROTOCOL.md: one command per line in, ``=``/``?`` answers out.
+
+The engine never crashes on input: every command is handled inside one ``try`` that turns any
+error into a ``?`` answer, and a failed command never changes the state (moves are checked before
+they are applied; ``load`` builds the new game before it replaces the old one).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from rulebox.ai.base import agent_entries, make_agent
+from rulebox.core.errors import RuleboxError, StateError, UnknownNameError
+from rulebox.core.game import TERMINAL, Game
+from rulebox.core.registry import game_entry, game_ids
+
+MAX_LINE = 1 << 20
+"""Longest command line read (1 MiB); a longer one is refused and skipped."""
+
+
+class EngineError(Exception):
+    """A command that cannot be carried out; its text becomes the ``?`` answer."""
+
+
+def _kv(args: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for arg in args:
+        if "=" not in arg:
+            raise EngineError(f"expected key=value, got {arg[:40]!r}")
+        key, value = arg.split("=", 1)
+        if not key:
+            raise EngineError(f"expected key=value, got {arg[:40]!r}")
+        if key.lower() in out:
+            raise EngineError(f"option {key[:40]!r} given twice")
+        out[key.lower()] = value
+    return out
+
+
+class Engine:
+    """One engine session: at most one game at a time."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.done = False
+
+    def _need_game(self) -> Game:
+        if self.game is None:
+            raise EngineError("no game: start one with 'new <game>' (see 'games')")
+        return self.game
+
+    def handle(self, line: str) -> str | None:
+        """Answer one line: the full response text (ending in a blank line), or ``None`` for a
+        blank or comment line."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return None
+        try:
+            result = self._dispatch(text)
+        except (EngineError, RuleboxError) as e:
+            return self._format(False, str(e))
+        except RecursionError:
+            return self._format(False, "input nested too deeply")
+        except Exception as e:  # never crash on input: report and go on
+            return self._format(False, f"internal error: {type(e).__name__}: {e}")
+        return self._format(True, result)
+
+    @staticmethod
+    def _format(ok: bool, result: str) -> str:
+        lines = result.split("\n") if result else [""]
+        lines = [ln.rstrip("\r") for ln in lines]
+        head = ("= " if ok else "? ") + lines[0]
+        return "\n".join([head, *lines[1:]]) + "\n\n"
+
+    def _dispatch(self, text: str) -> str:
+        command, _, rest = text.partition(" ")
+        command = command.lower()
+        rest = rest.strip()
+        args = rest.split()
+        handler = getattr(self, f"cmd_{command}", None)
+        if handler is None or not command.isalpha():
+            shown = command if len(command) <= 30 else command[:27] + "..."
+            raise EngineError(f"unknown command {shown!r}")
+        return handler(rest, args)
+
+    # --- commands -------------------------------------------------------------------------------
+    def cmd_games(self, rest: str, args: list[str]) -> str:
+        return "\n".join(f"{g} {game_entry(g).title}" for g in game_ids())
+
+    def cmd_new(self, rest: str, args: list[str]) -> str:
+        if not args:
+            raise EngineError("usage: new <game> [key=value ...]; games: " + ", ".join(game_ids()))
+        entry = game_entry(args[0])
+        game = entry.cls.new(_kv(args[1:]))
+        self.game = game
+        return self._describe(game)
+
+    @staticmethod
+    def _describe(game: Game) -> str:
+        return " ".join([game.id, *(f"{k}={v}" for k, v in game.options().items())])
+
+    def cmd_legal(self, rest: str, args: list[str]) -> str:
+        game = self._need_game()
+        return "\n".join(sorted(str(m) for m in game.legal_moves()))
+
+    def cmd_play(self, rest: str, args: list[str]) -> str:
+        game = self._need_game()
+        if not rest:
+            raise EngineError("usage: play <move>")
+        move = game.apply(rest)
+        return str(move)
+
+    def cmd_undo(self, rest: str, args: list[str]) -> str:
+        return str(self._need_game().undo())
+
+    def cmd_turn(self, rest: str, args: list[str]) -> str:
+        player = self._need_game().current_player()
+        return "over" if player == TERMINAL else str(player)
+
+    def cmd_result(self, rest: str, args: list[str]) -> str:
+        outcome = self._need_game().outcome()
+        return "ongoing" if outcome is None else outcome.result_line()
+
+    def cmd_show(self, rest: str, args: list[str]) -> str:
+        game = self._need_game()
+        return game_entry(game.id).render(game, None).plain.rstrip("\n")
+
+    def cmd_state(self, rest: str, args: list[str]) -> str:
+        return json.dumps(self._need_game().to_json(), separators=(",", ":"), sort_keys=True)
+
+    def cmd_load(self, rest: str, args: list[str]) -> str:
+        if not rest:
+            raise EngineError("usage: load <json>")
+        try:
+            data: Any = json.loads(rest)
+        except (ValueError, RecursionError) as e:
+            raise StateError(f"not valid JSON: {e}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+            raise StateError("a state is a JSON object with a \"game\" field")
+        try:
+            entry = game_entry(data["game"])
+        except UnknownNameError as e:
+            raise StateError(str(e)) from None
+        game = entry.cls.from_json(data)
+        self.game = game
+        return self._describe(game)
+
+    def cmd_view(self, rest: str, args: list[str]) -> str:
+        game = self._need_game()
+        if len(args) != 1:
+            raise EngineError("usage: view <player>")
+        try:
+            player = int(args[0])
+        except ValueError:
+            raise EngineError(f"player must be a number, got {args[0][:20]!r}") from None
+        if not 0 <= player < game.num_players:
+            raise EngineError(f"no player {player}: players are 0 to {game.num_players - 1}")
+        return json.dumps(game.view(player), separators=(",", ":"), sort_keys=True)
+
+    def cmd_history(self, rest: str, args: list[str]) -> str:
+        return "\n".join(str(m) for m in self._need_game().history)
+
+    def cmd_genmove(self, rest: str, args: list[str]) -> str:
+        game = self._need_game()
+        if game.is_terminal():
+            raise EngineError("the game is over")
+        name = "best"
+        if args and "=" not in args[0]:
+            name, args = args[0], args[1:]
+        settings = _kv(args)
+        if name == "best" and not any(e.name == "best" for e in agent_entries(game.id)):
+            name = "random"
+        agent = make_agent(name, game.id, settings)
+        move = agent.choose(game.clone())
+        move = game.apply(str(move))
+        return str(move)
+
+    def cmd_agents(self, rest: str, args: list[str]) -> str:
+        game_id = self.game.id if self.game is not None else None
+        return "\n".join(f"{e.name} {e.description}" for e in agent_entries(game_id))
+
+    def cmd_quit(self, rest: str, args: list[str]) -> str:
+        self.done = True
+        return ""
+
+
+def _read_lines(stream: IO[bytes]):  # type: ignore[no-untyped-def]
+    """Yield decoded lines; a line over :data:`MAX_LINE` bytes is yielded as ``None``."""
+    while True:
+        chunk = stream.readline(MAX_LINE + 1)
+        if not chunk:
+            return
+        if len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
+            while True:  # skip the rest of the oversized line
+                more = stream.readline(MAX_LINE)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield None
+            continue
+        yield chunk.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+
+
+def run(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
+    """Serve the protocol until ``quit`` or the end of input; exit status 0."""
+    inp = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else sys.stdout
+    engine = Engine()
+    for line in _read_lines(inp):
+        if line is None:
+            response: str | None = Engine._format(False, f"line too long (over {MAX_LINE} bytes)")
+        else:
+            response = engine.handle(line)
+        if response is not None:
+            try:
+                out.write(response)
+                out.flush()
+            except BrokenPipeError:  # the reader went away: nothing left to answer
+                break
+        if engine.done:
+            break
+    return 0

@@ -1,0 +1,1 @@
+"""Playing games between seats, game records, tournaments and ratings."""
