@@ -1,0 +1,274 @@
+"""The ASGI application: the JSON API, a WebSocket per game and the static web client.
+
+``create_app(db_url)`` builds it; ``rulebox serve`` runs it under Uvicorn. The API is described
+at ``/openapi.json`` (and browsable at ``/docs``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rulebox.server.service import ApiError, GameService
+from rulebox.server.store import Store
+
+MAX_BODY = 64 * 1024
+"""Request bodies above this many bytes are refused (413)."""
+
+class NewGame(BaseModel):
+    """``POST /api/games``."""
+
+    game: str = Field(description="game id, e.g. columns, 36to1, countred, columba, discs")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="game options as key: value text")
+    seats: list[str] = Field(description="one per player: 'human', 'computer', "
+                             "'computer:easy|medium|hard' or an agent name "
+                             "('mcts:time=1' with settings)")
+    hotseat: bool = Field(False, description="one screen for every human seat (allows undo)")
+
+
+class SeatToken(BaseModel):
+    """A seat of a new game and its secret token (``null`` for a computer seat)."""
+
+    player: int
+    token: str | None
+    kind: str
+    label: str
+
+
+class Created(BaseModel):
+    """The answer to ``POST /api/games``."""
+
+    id: str
+    game: str
+    seats: list[SeatToken]
+
+
+class MoveIn(BaseModel):
+    """``POST /api/games/{id}/moves``: the move text of PROTOCOL.md's notation."""
+
+    move: Any = Field(description="move text, e.g. 'Ra1'")
+    player: int | None = Field(None, description="optional: the seat the move is for")
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: ``{"error": {"code", "message", "rule"?, "reason"?}}``."""
+
+    error: dict[str, Any]
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+}
+
+
+class BodyLimit:
+    """Refuse request bodies above ``limit`` bytes with 413, whether announced or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _refuse_big(send)
+                return
+        seen = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooBig
+            return message
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited, watch)
+        except _TooBig:
+            if not started:
+                await _refuse_big(send)
+
+
+class _TooBig(Exception):
+    pass
+
+
+async def _refuse_big(send: Send) -> None:
+    body = json.dumps(ApiError(413, "oversized", f"requests are at most {MAX_BODY} bytes")
+                      .body()).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "use Authorization: Bearer <token>")
+    return token.strip()
+
+
+def _check_id(gid: str) -> str:
+    if not gid.isalnum() or len(gid) > 32 or not gid.isascii():
+        raise ApiError(404, "no_such_game", "there is no game with this id")
+    return gid
+
+
+def web_root() -> Path:
+    """The folder of the static web client."""
+    return Path(str(resources.files("rulebox.web")))
+
+
+def create_app(db_url: str | None = None) -> FastAPI:
+    """The web application on storage at ``db_url`` (SQLite in the data directory if ``None``)."""
+    state: dict[str, GameService] = {"svc": GameService(Store(db_url))}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await state["svc"].close()
+
+    app = FastAPI(
+        title="rulebox",
+        version="1",
+        summary="Five published board games played exactly by their rulebooks.",
+        lifespan=lifespan,
+    )
+
+    def svc() -> GameService:
+        return state["svc"]
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = exc.errors()
+        where = ".".join(str(x) for x in errs[0].get("loc", ())) if errs else "body"
+        msg = errs[0].get("msg", "invalid request") if errs else "invalid request"
+        return JSONResponse(ApiError(400, "malformed", f"{where}: {msg}"[:200]).body(),
+                            status_code=400)
+
+    # --- the API -------------------------------------------------------------------------------
+    @app.get("/api/catalog", tags=["games"])
+    async def catalog() -> dict[str, Any]:
+        """Every game with its options and seats, the agents and the computer levels."""
+        return svc().catalog()
+
+    @app.get("/api/rules/{game}", tags=["games"], responses=ERRORS)
+    async def rules(game: str) -> dict[str, Any]:
+        """The rules of a game in English with rule IDs, and its move notation."""
+        return svc().rules(game[:40])
+
+    @app.get("/api/games", tags=["games"])
+    async def recent() -> dict[str, Any]:
+        """The most recently played games (to spectate)."""
+        return {"games": await svc()._in_db(svc().store.recent, 20)}
+
+    @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS)
+    async def create(body: NewGame) -> dict[str, Any]:
+        """Start a game. The answer holds one secret token per human seat: the bearer of a
+        token plays that seat (``Authorization: Bearer <token>``)."""
+        return await svc().create(body.game, body.options, body.seats, body.hotseat)
+
+    @app.get("/api/games/{gid}", tags=["games"], responses=ERRORS)
+    async def get_game(
+        gid: str, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """The game as the token's seat may see it (``view``, ``legal`` on its turn,
+        ``history``, ``result``), or as a spectator without a token."""
+        live = await svc().live(_check_id(gid))
+        seat = live.seat_of(_bearer(authorization))
+        async with live.lock:
+            return svc().payload(live, seat)
+
+    @app.post("/api/games/{gid}/moves", tags=["games"], responses=ERRORS)
+    async def play(
+        gid: str, body: MoveIn, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """Play a move for the token's seat. Refused (4xx, nothing changes) when it is not
+        that seat's turn, the move is malformed or illegal (with the rule ID), or the token
+        is wrong."""
+        return await svc().play(_check_id(gid), _bearer(authorization), body.move, body.player)
+
+    @app.post("/api/games/{gid}/undo", tags=["games"], responses=ERRORS)
+    async def undo(gid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Take back your last move and the computer's replies (against the computer, or at a
+        hot-seat table)."""
+        return await svc().undo(_check_id(gid), _bearer(authorization))
+
+    @app.get("/api/games/{gid}/replay", tags=["games"], responses=ERRORS)
+    async def replay(
+        gid: str, ply: int = Query(0, ge=0, le=1_000_000),
+        authorization: str | None = Header(None),
+    ) -> dict[str, Any]:
+        """The position after ``ply`` moves, as the token's seat (or a spectator) saw it."""
+        return await svc().replay(_check_id(gid), _bearer(authorization), ply)
+
+    @app.websocket("/api/games/{gid}/ws")
+    async def socket(ws: WebSocket, gid: str, token: str | None = None) -> None:
+        """Pushes ``{"type": "state", ...}`` (the same as ``GET /api/games/{id}``, for the
+        token's seat only) after every change. Pass the token as ``?token=``."""
+        try:
+            live = await svc().live(_check_id(gid))
+            seat = live.seat_of(token or None)
+        except ApiError as e:
+            await ws.close(code=4000 + e.status, reason=e.message[:100])
+            return
+        await ws.accept()
+        try:
+            first = await svc().attach(live, ws, seat)
+            await ws.send_json({"type": "state", **first})
+            while True:
+                msg = await ws.receive_text()
+                if len(msg) < 100 and "ping" in msg:
+                    await ws.send_json({"type": "pong"})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            svc().detach(live, ws)
+
+    # --- the web client ------------------------------------------------------------------------
+    root = web_root()
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return FileResponse(root / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/game/{gid}", include_in_schema=False)
+    async def game_page(gid: str) -> Response:
+        return FileResponse(root / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=root), name="static")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    return app
