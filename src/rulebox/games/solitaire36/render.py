@@ -1,0 +1,173 @@
+"""36 to 1 drawn as text: the grid with rank 6 at the top, the symbols heading the columns, the
+face-up cards, the cards left and the result.
+
+Every cube is shown by its colour letter (R Y G B K W) as well as its colour, so the grid reads
+without colour too; an empty cell is ``·``. Only what the player may see is drawn: the draw pile
+appears as a count, never in order.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from rulebox.games.solitaire36.board import (
+    CARD_CODES,
+    CARD_COLOUR,
+    CARD_INDEX,
+    CARD_SYMBOL,
+    CELL_NAMES,
+    COLOUR_NAMES,
+    COLOURS,
+    FILES,
+    NUM_CELLS,
+    RANKS,
+    SIZE,
+    SYMBOL_NAMES,
+    bits,
+    card_phrase,
+)
+from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
+
+SEATS = ("player",)
+STYLES = (
+    "bold bright_white on red",
+    "bold black on yellow",
+    "bold black on green",
+    "bold bright_white on blue",
+    "bold bright_white on grey11",
+    "bold black on bright_white",
+)
+"""The style of a cube (and of a card's border colour), R Y G B K W."""
+EMPTY_STYLE = "dim"
+WIDTH = 10
+"""Characters per column: wide enough for the longest symbol heading (``2 hammers``)."""
+
+
+def _heading(out: Text) -> None:
+    out.append("     ")
+    for f in range(SIZE):
+        out.append(f"{str(f + 1) + ' ' + SYMBOL_NAMES[f]:^{WIDTH}}", style="bold")
+    out.append("\n     ")
+    out.append("".join(f"{FILES[f]:^{WIDTH}}" for f in range(SIZE)) + "\n")
+
+
+def grid_text(game: Solitaire36, marked: int = 0) -> Text:
+    """The grid, rank 6 at the top. Cells in the bit mask ``marked`` are drawn ``>R<`` (the cubes
+    a card can take, for ``explain``); the others `` R ``."""
+    out = Text()
+    _heading(out)
+    for r in range(SIZE - 1, -1, -1):
+        out.append(f"  {RANKS[r]}  ")
+        for f in range(SIZE):
+            cell = r * SIZE + f
+            colour = game.cube(cell)
+            pad = " " * ((WIDTH - 3) // 2)
+            out.append(pad)
+            if colour == EMPTY:
+                out.append(" · ", style=EMPTY_STYLE)
+            else:
+                mark = ">" + COLOURS[colour] + "<" if marked >> cell & 1 else f" {COLOURS[colour]} "
+                out.append(mark, style=STYLES[colour] + (" underline" if marked >> cell & 1 else ""))
+            out.append(" " * (WIDTH - 3 - len(pad)))
+        out.append(f"  {RANKS[r]}\n")
+    out.append("     " + "".join(f"{FILES[f]:^{WIDTH}}" for f in range(SIZE)) + "\n")
+    return out
+
+
+def card_text(card: int) -> Text:
+    """A card as ``[Y4]`` in its border colour, then its meaning in words."""
+    out = Text()
+    out.append(f"[{CARD_CODES[card]}]", style=STYLES[CARD_COLOUR[card]])
+    s = CARD_SYMBOL[card]
+    out.append(f" {COLOUR_NAMES[CARD_COLOUR[card]]} or {s + 1} {SYMBOL_NAMES[s]} ({FILES[s]})")
+    return out
+
+
+def render(game: Solitaire36, player: int | None = None) -> Text:
+    """The grid, the face-up cards, the piles and the result (``player`` sees what anyone sees:
+    the draw pile is only counted)."""
+    out = grid_text(game)
+    out.append("\n Face up: ")
+    faceup = game.faceup()
+    if not faceup:
+        out.append("no cards")
+    for i, card in enumerate(faceup):
+        if i:
+            out.append("   ")
+        out.append_text(card_text(card))
+    out.append(
+        f"\n Cubes left: {game.cubes_left()}   cards in the draw pile: {game.pile_size()}   "
+        f"discarded: {len(game.discards())}\n"
+    )
+    outcome = game.outcome()
+    if outcome is None:
+        out.append(" Your move, e.g. ", style="bold")
+        moves = game.legal_moves()
+        out.append(str(moves[0]) if moves else "", style="bold")
+        out.append("  (explain <card> shows what a card can take)\n")
+    else:
+        word = "WON" if outcome.winners else "LOST"
+        out.append(f" Game over: {word}: {outcome.reason}\n", style="bold")
+    return out
+
+
+def _explain_card(game: Solitaire36, card: int) -> str:
+    code = CARD_CODES[card]
+    if card in game.faceup():
+        where = "face up"
+    elif card in game.discards():
+        where = "on the discard pile (it never comes back, S36-4)"
+    elif card in game.unseen():
+        where = "not seen yet (still in the draw pile)"
+    else:
+        where = "not in this game's deck"
+    targets = game.targets(card)
+    isolated = game.matches(card) & ~targets
+    lines = [f"{card_phrase(card)} is {where}."]
+    if targets:
+        names = ", ".join(
+            f"{CELL_NAMES[c]} ({COLOUR_NAMES[game.cube(c)]})" for c in bits(targets)
+        )
+        lines.append(f"It can remove the cubes marked >X<: {names}.")
+    else:
+        lines.append("It can remove no cube now (S36-3: while the pile lasts it may be discarded).")
+    if isolated:
+        names = ", ".join(CELL_NAMES[c] for c in bits(isolated))
+        lines.append(f"It matches {names}, but those cubes have no neighbour left (S36-2).")
+    return grid_text(game, targets).plain + "\n" + "\n".join(lines)
+
+
+def _explain_discards(game: Solitaire36) -> str:
+    discards = game.discards()
+    unseen = game.unseen()
+    lines = [
+        f"Discard pile ({len(discards)}, first discarded first): "
+        + (" ".join(CARD_CODES[c] for c in discards) or "empty"),
+        f"Unseen ({len(unseen)} in the draw pile, order hidden): "
+        + (" ".join(CARD_CODES[c] for c in unseen) or "none"),
+    ]
+    for colour in range(len(COLOURS)):
+        left = [CARD_CODES[c] for c in unseen if CARD_COLOUR[c] == colour]
+        cubes = sum(game.cube(c) == colour for c in range(NUM_CELLS))
+        lines.append(
+            f"  {COLOUR_NAMES[colour]:>6}: {cubes} cubes on the grid; unseen cards "
+            + (" ".join(left) or "none")
+        )
+    return "\n".join(lines)
+
+
+def explain(game: Solitaire36, arg: str) -> str:
+    """The terminal's ``explain`` command: ``explain Y4`` shows the cubes card Y4 can take,
+    ``explain discards`` the discard pile and the unseen cards."""
+    key = "".join(arg.split())
+    if key.lower() in ("discards", "discard", "pile", "cards", "unseen"):
+        return _explain_discards(game)
+    code = key[:1].upper() + key[1:].lower()
+    card = CARD_INDEX.get(code)
+    if card is None:
+        faceup = " or ".join(CARD_CODES[c] for c in game.faceup()) or "Y4"
+        return (
+            f"explain <card> (e.g. explain {faceup}) shows the cubes a card can remove; "
+            "explain discards shows the discard pile and the unseen cards"
+        )
+    return _explain_card(game, card)

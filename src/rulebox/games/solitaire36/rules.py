@@ -1,0 +1,518 @@
+"""36 to 1 (Daniel Bernsen, Green Box of Games): the rules S36-1..S36-10 of RULINGS.md.
+
+The position is the grid (one colour per cell, or empty), the face-up cards (at most two, in the
+order they lie), the draw pile and the discard pile. The grid is also kept as bit masks (all
+cubes, and the cubes of each colour; see :mod:`board`), an index that ``_remove`` / ``_restore``
+keep in step with the grid, so that move generation is a few integer operations per card.
+
+Draws belong to the move that causes them (S36-1, S36-3): the order of the draw pile is fixed by
+``deck=`` or the seed when the game begins (S36-10) and is hidden from the player
+(``view`` lists the unseen cards as a set; ``determinize`` reshuffles them).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Self
+
+from rulebox.core.errors import GameOverError, IllegalMoveError, OptionError, StateError
+from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.options import OptionSpec, choice_option, int_option
+from rulebox.core.rng import rng
+from rulebox.games.solitaire36.board import (
+    CARD_CODES,
+    CARD_COLOUR,
+    CARD_FILE_MASK,
+    CARD_GREEN_SET,
+    CARD_INDEX,
+    CARD_SYMBOL,
+    CELL_NAMES,
+    COLOUR_NAMES,
+    COLOURS,
+    FILES,
+    NUM_CARDS,
+    NUM_CELLS,
+    SIZE,
+    STANDARD_GRID,
+    SYMBOL_NAMES,
+    bits,
+    card_phrase,
+    cell_file,
+    deck_cards,
+    sort_cards,
+    with_neighbour,
+)
+from rulebox.games.solitaire36.moves import DISCARD, MOVES, S36Move, parse_s36_move
+
+EMPTY = -1
+"""The colour of an empty cell."""
+TOTAL_CUBES = NUM_CELLS
+
+
+def _card_from_text(token: str) -> int:
+    """A card code in any case (``y4``, ``Y5G``) as a card number; ``ValueError`` if none."""
+    t = token.strip()
+    code = t[:1].upper() + t[1:].lower()
+    card = CARD_INDEX.get(code)
+    if card is None:
+        raise ValueError(
+            f"{t[:12]!r} is not a card (a colour R Y G B K W, a symbol 1-6, and g for a green card)"
+        )
+    return card
+
+
+def parse_deck(text: str) -> tuple[int, ...]:
+    """``deck=`` text (comma-separated card codes, first card first) as card numbers.
+
+    Only the syntax and duplicates are checked here; whether the cards are exactly the deck in
+    force depends on ``green=`` and is checked when the game is set up (S36-10).
+    """
+    tokens = [t for t in text.replace(" ", ",").split(",") if t.strip()]
+    cards = tuple(_card_from_text(t) for t in tokens)
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            raise ValueError(f"card {CARD_CODES[card]} is listed twice; every card is unique")
+        seen.add(card)
+    return cards
+
+
+def show_deck(cards: Sequence[int]) -> str:
+    """The canonical ``deck=`` text."""
+    return ",".join(CARD_CODES[c] for c in cards)
+
+
+def _normalise_deck(value: Any) -> tuple[int, ...] | None:
+    """``deck`` as given in code (text, card numbers or codes) as card numbers."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_deck(value)
+    if isinstance(value, Sequence):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            if any(not 0 <= v < NUM_CARDS for v in value):
+                raise ValueError("card numbers out of range")
+            return parse_deck(show_deck(value))
+        if all(isinstance(v, str) for v in value):
+            return parse_deck(",".join(value))
+    raise ValueError("deck must be comma-separated card codes")
+
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    choice_option(
+        "end",
+        "continue",
+        "S36-6: continue = play on with the face-up cards after the pile runs out; "
+        "literal = the game ends when the last card is drawn (unwinnable with the standard deck)",
+        ("continue", "literal"),
+    ),
+    int_option("green", 0, "S36-7: green sets shuffled into the deck (beginners)", 0, 3),
+    choice_option(
+        "grid",
+        "standard",
+        "S36-8: standard = one colour per row; random = cubes in random order (experts)",
+        ("standard", "random"),
+    ),
+    OptionSpec(
+        "deck",
+        None,
+        "S36-10: the shuffled deck, comma-separated card codes, first card first "
+        "(the first two are laid face up); the seed decides it otherwise",
+        parse=parse_deck,
+        show=show_deck,
+    ),
+)
+
+
+class Solitaire36(Game):
+    """A game of 36 to 1. The only player is player 0."""
+
+    id = "36to1"
+    title = "36 to 1"
+    player_counts = (1,)
+    option_specs = OPTIONS
+    max_moves = NUM_CARDS
+    """Every move uses up one card (S36-1, S36-3); the largest deck (green=3) has 54."""
+    return_bounds = (-1.0, 1.0)
+    has_hidden_information = True
+
+    # --- set-up -------------------------------------------------------------------------------
+    def _setup(self) -> None:
+        seed = self.opts["seed"]
+        cards = deck_cards(self.opts["green"])
+        try:
+            given = _normalise_deck(self.opts["deck"])
+        except ValueError as e:
+            raise OptionError(f"bad option deck: {e}") from None
+        if given is None:
+            order = list(cards)
+            rng(seed, "deck").shuffle(order)
+        else:
+            self.opts["deck"] = given
+            _check_deck(given, cards, self.opts["green"])
+            order = list(given)
+        colours = list(STANDARD_GRID)
+        if self.opts["grid"] == "random":
+            rng(seed, "grid").shuffle(colours)
+        self._set_grid(colours)
+        self._faceup: list[int] = order[:2]
+        self._pile: list[int] = order[:1:-1]  # the next card to draw is the last
+        self._discard: list[int] = []
+        self._undo: list[tuple[int, int, bool]] = []  # (face-up slot, cube colour, drew a card)
+        self._legal: list[S36Move] | None = None
+
+    def _set_grid(self, colours: Sequence[int]) -> None:
+        self._grid: list[int] = list(colours)
+        self._masks: list[int] = [0] * len(COLOURS)
+        occ = 0
+        for cell, colour in enumerate(colours):
+            if colour != EMPTY:
+                self._masks[colour] |= 1 << cell
+                occ |= 1 << cell
+        self._occ: int = occ
+
+    @property
+    def literal_end(self) -> bool:
+        """Whether ``end=literal`` (S36-6) is in force."""
+        return bool(self.opts["end"] == "literal")
+
+    # --- what the position shows --------------------------------------------------------------
+    def cubes_left(self) -> int:
+        """How many cubes are still on the grid."""
+        return self._occ.bit_count()
+
+    def cube(self, cell: int) -> int:
+        """The colour (0-5) of the cube on ``cell``, or ``EMPTY``."""
+        return self._grid[cell]
+
+    def faceup(self) -> list[int]:
+        """The face-up cards, in the order they lie."""
+        return list(self._faceup)
+
+    def discards(self) -> list[int]:
+        """The discard pile, first discarded first (public, S36-4)."""
+        return list(self._discard)
+
+    def pile_size(self) -> int:
+        """How many cards are left in the draw pile."""
+        return len(self._pile)
+
+    def unseen(self) -> list[int]:
+        """The cards still in the draw pile, as a sorted set (their order stays hidden)."""
+        return sort_cards(self._pile)
+
+    def deck(self) -> list[int]:
+        """Every card of the deck in force (S36-7), in card order."""
+        return deck_cards(self.opts["green"])
+
+    def targets(self, card: int) -> int:
+        """The cells (a bit mask) whose cube ``card`` may remove now: the card's colour or its
+        symbol column (S36-1), and a cube with an orthogonal neighbour (S36-2)."""
+        return with_neighbour(self._occ) & (self._masks[CARD_COLOUR[card]] | CARD_FILE_MASK[card])
+
+    def matches(self, card: int) -> int:
+        """The cells (a bit mask) whose cube matches ``card`` by colour or column (S36-1),
+        whether or not it has a neighbour."""
+        return self._occ & (self._masks[CARD_COLOUR[card]] | CARD_FILE_MASK[card])
+
+    # --- the turn -----------------------------------------------------------------------------
+    def _moves(self) -> list[S36Move]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def _generate(self) -> list[S36Move]:
+        occ = self._occ
+        if occ & (occ - 1) == 0:  # one cube left: won (S36-5)
+            return []
+        pile = self._pile
+        if not pile and self.opts["end"] == "literal":  # S36-6
+            return []
+        near = with_neighbour(occ)
+        masks = self._masks
+        out: list[S36Move] = []
+        for card in self._faceup:
+            targets = near & (masks[CARD_COLOUR[card]] | CARD_FILE_MASK[card])
+            row = MOVES[card]
+            if targets:
+                while targets:
+                    low = targets & -targets
+                    out.append(row[low.bit_length() - 1])
+                    targets ^= low
+            elif pile:  # S36-3: only an unusable card, and only while the pile lasts
+                out.append(row[DISCARD])
+        return out
+
+    def current_player(self) -> int:
+        return 0 if self._moves() else TERMINAL
+
+    def legal_moves(self) -> list[S36Move]:
+        return list(self._moves())
+
+    def parse_move(self, text: str) -> S36Move:
+        return parse_s36_move(text)
+
+    def check_move(self, move: Any) -> None:
+        if not isinstance(move, S36Move):
+            raise IllegalMoveError(f"{move!r} is not a 36 to 1 move", "S36-1")
+        if move in self._moves():
+            return
+        if self.is_terminal():
+            rule = "S36-6" if self.literal_end and not self._pile else "S36-5"
+            raise GameOverError("the game is over", rule)
+        card = move.card
+        code = CARD_CODES[card]
+        if card not in self._faceup:
+            if card in self._discard:
+                raise IllegalMoveError(
+                    f"{code} is on the discard pile, and no card comes back from it", "S36-4"
+                )
+            if card >= len(self.deck()):
+                raise IllegalMoveError(
+                    f"{code} is a green card of set {CARD_GREEN_SET[card]}, which is not in this "
+                    f"deck (green={self.opts['green']})",
+                    "S36-7",
+                )
+            shown = " and ".join(CARD_CODES[c] for c in self._faceup) or "none"
+            raise IllegalMoveError(f"{code} is not face up (face up: {shown})", "S36-1")
+        if move.is_discard:
+            targets = self.targets(card)
+            if targets:
+                cells = ", ".join(CELL_NAMES[c] for c in bits(targets))
+                raise IllegalMoveError(
+                    f"{code} can still remove a cube ({cells}), so it may not be discarded",
+                    "S36-3",
+                )
+            raise IllegalMoveError(
+                "the draw pile is empty, so a card can no longer be discarded for a new one",
+                "S36-3",
+            )
+        cell = move.cell
+        name = CELL_NAMES[cell]
+        colour = self._grid[cell]
+        if colour == EMPTY:
+            raise IllegalMoveError(f"there is no cube on {name}", "S36-1")
+        f = cell_file(cell)
+        if colour != CARD_COLOUR[card] and f != CARD_SYMBOL[card]:
+            s = CARD_SYMBOL[card]
+            raise IllegalMoveError(
+                f"{code} removes a {COLOUR_NAMES[CARD_COLOUR[card]]} cube or a cube in the "
+                f"{SYMBOL_NAMES[s]} column ({FILES[s]}); the cube on {name} is "
+                f"{COLOUR_NAMES[colour]} and stands in the {SYMBOL_NAMES[f]} column ({FILES[f]})",
+                "S36-1",
+            )
+        raise IllegalMoveError(
+            f"the cube on {name} has no orthogonally adjacent cube, so it cannot be removed",
+            "S36-2",
+        )
+
+    def apply_unchecked(self, move: S36Move) -> None:
+        faceup = self._faceup
+        slot = faceup.index(move.card)
+        cell = move.cell
+        if cell == DISCARD:
+            colour = EMPTY
+        else:
+            colour = self._grid[cell]
+            self._grid[cell] = EMPTY
+            bit = 1 << cell
+            self._occ ^= bit
+            self._masks[colour] ^= bit
+        self._discard.append(move.card)
+        pile = self._pile
+        if pile:
+            faceup[slot] = pile.pop()
+            self._undo.append((slot, colour, True))
+        else:
+            del faceup[slot]
+            self._undo.append((slot, colour, False))
+        self._history.append(move)
+        self._legal = None
+
+    def _undo_last(self) -> None:
+        move: S36Move = self._history[-1]
+        slot, colour, drew = self._undo.pop()
+        card = self._discard.pop()
+        if drew:
+            self._pile.append(self._faceup[slot])
+            self._faceup[slot] = card
+        else:
+            self._faceup.insert(slot, card)
+        if colour != EMPTY:
+            cell = move.cell
+            bit = 1 << cell
+            self._grid[cell] = colour
+            self._occ |= bit
+            self._masks[colour] |= bit
+        self._legal = None
+
+    # --- the end ------------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self._moves():
+            return None
+        n = self.cubes_left()
+        if n == 1:
+            return Outcome((0,), (1,), "one cube left: won")
+        if self.literal_end and not self._pile:
+            why = "the last card was drawn (end=literal)"
+        else:
+            why = "no card can remove a cube and none can be discarded for a new one"
+        return Outcome((), (n,), f"lost: {why}; {n} cubes left")
+
+    def returns(self) -> list[float]:
+        """+1 for a win; a loss with n cubes left scores -(n - 1) / 35, so that fewer cubes
+        left is better and every loss is below every win (-1/35 with 2 cubes, -1 with 36)."""
+        if self._moves():
+            return [0.0]
+        n = self.cubes_left()
+        return [1.0 if n == 1 else -(n - 1) / (TOTAL_CUBES - 1)]
+
+    # --- copies and serialisation -------------------------------------------------------------
+    def clone(self) -> Self:
+        g = object.__new__(type(self))
+        g.opts = dict(self.opts)
+        g._history = list(self._history)
+        g._undo_floor = self._undo_floor
+        g._grid = list(self._grid)
+        g._masks = list(self._masks)
+        g._occ = self._occ
+        g._faceup = list(self._faceup)
+        g._pile = list(self._pile)
+        g._discard = list(self._discard)
+        g._undo = list(self._undo)
+        g._legal = self._legal  # never mutated in place, only replaced
+        return g
+
+    def grid_rows(self) -> list[str]:
+        """The grid as six strings of colour letters (``.`` empty), rank 1 first."""
+        return [
+            "".join("." if c == EMPTY else COLOURS[c] for c in self._grid[r * SIZE:(r + 1) * SIZE])
+            for r in range(SIZE)
+        ]
+
+    def position_json(self) -> dict[str, Any]:
+        """``grid``: ranks 1-6 as strings of colour letters (``.`` empty), files a-f;
+        ``faceup``: the face-up cards as they lie; ``pile``: the draw pile, next card first;
+        ``discard``: the discard pile, first discarded first."""
+        return {
+            "grid": self.grid_rows(),
+            "faceup": [CARD_CODES[c] for c in self._faceup],
+            "pile": [CARD_CODES[c] for c in reversed(self._pile)],
+            "discard": [CARD_CODES[c] for c in self._discard],
+        }
+
+    def _load_position(self, data: dict[str, Any]) -> None:
+        if not isinstance(data, dict):
+            raise StateError("the position must be an object")
+        rows = data.get("grid")
+        if not (
+            isinstance(rows, list)
+            and len(rows) == SIZE
+            and all(isinstance(r, str) and len(r) == SIZE for r in rows)
+        ):
+            raise StateError("grid must be 6 strings of 6 colour letters (ranks 1-6, files a-f)")
+        colours: list[int] = []
+        for r, row in enumerate(rows):
+            for f, ch in enumerate(row.upper()):
+                if ch == ".":
+                    colours.append(EMPTY)
+                    continue
+                if ch not in COLOURS:
+                    raise StateError(f"{FILES[f]}{r + 1}: {ch!r} is not a colour (R Y G B K W or .)")
+                colour = COLOURS.index(ch)
+                if self.opts["grid"] == "standard" and colour != STANDARD_GRID[r * SIZE + f]:
+                    raise StateError(
+                        f"{FILES[f]}{r + 1}: a {COLOUR_NAMES[colour]} cube cannot stand in rank "
+                        f"{r + 1} of the standard grid (rank {r + 1} is "
+                        f"{COLOUR_NAMES[STANDARD_GRID[r * SIZE]]}) [S36-8]"
+                    )
+                colours.append(colour)
+        for colour in range(len(COLOURS)):
+            if colours.count(colour) > SIZE:
+                raise StateError(f"there are only 6 {COLOUR_NAMES[colour]} cubes")
+        cubes = sum(c != EMPTY for c in colours)
+        if cubes == 0:
+            raise StateError("the grid is empty; the last cube can never be removed [S36-2]")
+        piles = {}
+        for key in ("faceup", "pile", "discard"):
+            value = data.get(key)
+            if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+                raise StateError(f"{key} must be a list of card codes")
+            try:
+                piles[key] = [_card_from_text(c) for c in value]
+            except ValueError as e:
+                raise StateError(f"{key}: {e}") from None
+        faceup, pile, discard = piles["faceup"], piles["pile"], piles["discard"]
+        everything = faceup + pile + discard
+        deck = self.deck()
+        if len(set(everything)) != len(everything) or sorted(everything) != deck:
+            raise StateError(
+                f"the face-up cards, draw pile and discard pile must hold each of the {len(deck)} "
+                f"cards of the deck (green={self.opts['green']}) exactly once"
+            )
+        if len(faceup) > 2 or (pile and len(faceup) != 2):
+            raise StateError("two cards lie face up while the draw pile lasts, never more [S36-1]")
+        if TOTAL_CUBES - cubes > len(discard):
+            raise StateError(
+                f"{TOTAL_CUBES - cubes} cubes are gone but only {len(discard)} cards were used "
+                "[S36-1]"
+            )
+        self._set_grid(colours)
+        self._faceup = faceup
+        self._pile = pile[::-1]
+        self._discard = discard
+        self._undo = []
+        self._legal = None
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """The grid, the face-up cards, the discard pile (S36-4), how many cards are left and
+        which cards are unseen (sorted: counting cards is part of the game), never their order."""
+        outcome = self.outcome()
+        return {
+            "game": self.id,
+            "options": self.public_options(),
+            "to_move": self.current_player(),
+            "grid": self.grid_rows(),
+            "faceup": [CARD_CODES[c] for c in self._faceup],
+            "discard": [CARD_CODES[c] for c in self._discard],
+            "pile_count": len(self._pile),
+            "unseen": [CARD_CODES[c] for c in self.unseen()],
+            "cubes_left": self.cubes_left(),
+            "history": [str(m) for m in self._history],
+            "result": "ongoing" if outcome is None else outcome.result_line(),
+        }
+
+    def determinize(self, player: int, rng: random.Random) -> Self:
+        """A copy with the draw pile reshuffled by ``rng`` (the only hidden part)."""
+        g = self.clone()
+        rng.shuffle(g._pile)
+        g._legal = None
+        return g
+
+    def position_key(self) -> Any:
+        return (tuple(self._grid), tuple(sorted(self._faceup)), tuple(self._pile))
+
+    def describe_card(self, card: int) -> str:
+        """A card in words, e.g. ``Y4 (yellow border, 4 bricks)``."""
+        return card_phrase(card)
+
+
+def _check_deck(given: Sequence[int], cards: list[int], green: int) -> None:
+    """Refuse a ``deck=`` that is not exactly the deck in force (S36-10, S36-7)."""
+    want = set(cards)
+    have = set(given)
+    if have == want and len(given) == len(cards):
+        return
+    parts = []
+    missing = sort_cards(want - have)
+    extra = sort_cards(have - want)
+    if missing:
+        parts.append("missing " + ",".join(CARD_CODES[c] for c in missing))
+    if extra:
+        parts.append("not in this deck " + ",".join(CARD_CODES[c] for c in extra))
+    raise OptionError(
+        f"bad option deck: it must list each of the {len(cards)} cards of the deck "
+        f"(green={green}) exactly once; " + "; ".join(parts) + " [S36-10]"
+    )
