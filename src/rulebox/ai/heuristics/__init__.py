@@ -6,7 +6,9 @@ A heuristic module ``rulebox.ai.heuristics.<module>`` defines
   the game's ``return_bounds``, from public accessors, ``position_json`` or ``view`` only;
 - optionally ``order_key(game, move) -> float``: larger first, for move ordering in alpha-beta and
   for greedy playouts (cheap: it must not play the move);
-- optionally ``playout_move(game, moves, rng) -> move``: a quick move for MCTS playouts.
+- optionally ``playout_move(game, moves, rng) -> move``: a quick move for MCTS playouts;
+- optionally ``COPY_MAKE = True`` when ``clone`` + ``apply_unchecked`` is cheaper than
+  ``apply_unchecked`` + ``undo`` for that game (search then copies instead of undoing).
 
 Games whose id is not a Python name use the module named in :data:`MODULES`. A game without a
 module gets :class:`Neutral` (0 for every player until the game is over).
@@ -39,6 +41,7 @@ class Heuristic:
     values: Callable[[Game], list[float]]
     order_key: Callable[[Game, Any], float] | None = None
     playout_move: Callable[[Game, Sequence[Any], random.Random], Any] | None = None
+    copy_make: bool = False
 
     def value(self, game: Game, player: int) -> float:
         """The value of ``game`` for ``player`` (the true returns once the game is over)."""
@@ -80,6 +83,7 @@ def heuristic(game_id: str) -> Heuristic:
             module.values,
             getattr(module, "order_key", None),
             getattr(module, "playout_move", None),
+            bool(getattr(module, "COPY_MAKE", False)),
         )
     _CACHE[game_id] = found
     return found

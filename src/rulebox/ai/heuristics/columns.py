@@ -16,6 +16,9 @@ from typing import Any
 
 from rulebox.core.game import Game
 
+COPY_MAKE = True
+"""Columns regenerates its move list on undo, so copying a position is cheaper."""
+
 LEVELS = 5
 _ROUNDEL, _SINGLE, _DOUBLE, _TRIPLE = 0, 1, 2, 3
 _WEIGHT = (1.0, 2.0, 4.0, 8.0, 16.0)

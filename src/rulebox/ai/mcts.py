@@ -1,0 +1,331 @@
+"""Monte Carlo tree search: ``mcts`` (UCT) and ``ismcts`` (single-observer information-set MCTS).
+
+Both work for any number of players: a node stores the total reward of the player who made the
+move into it, rewards are every player's returns scaled to [0, 1] by the game's
+``return_bounds``, and selection at a node uses the rewards of the player to move there. When a
+move leaves the same player to move (a multi-action turn, a bonus move) nothing changes: that
+player simply chooses again. Playouts are random (or, where a game offers ``playout_move``,
+partly heuristic) and are cut after ``playout_depth`` moves, where the game's evaluation (if it
+has one) stands in for the result.
+
+Games with hidden information are never read directly. ``mcts`` then searches an ensemble of
+determinizations (``game.determinize(player, rng)``), one UCT tree each, and adds their root
+visits; ``ismcts`` keeps one tree over moves and redraws a determinization every iteration,
+counting at each node how often each move was available (Cowling, Powley & Whitehouse 2012).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.budget import Budget
+from rulebox.ai.heuristics import Heuristic, heuristic
+from rulebox.core.game import TERMINAL, Game
+from rulebox.core.rng import rng
+
+
+class Node:
+    """A node of the search tree: reached by ``move``, made by ``player``; ``value`` sums that
+    player's rewards over ``visits``; ``avail`` counts how often the move could be played (IS)."""
+
+    __slots__ = ("avail", "children", "move", "parent", "player", "untried", "value", "visits")
+
+    def __init__(self, move: Any = None, parent: Node | None = None, player: int = -1) -> None:
+        self.move = move
+        self.parent = parent
+        self.player = player
+        self.children: dict[Any, Node] = {}
+        self.untried: list[Any] | None = None
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 0
+
+    def mean(self) -> float:
+        """The mean reward of the player who moved into this node (0.5 when unvisited)."""
+        return self.value / self.visits if self.visits else 0.5
+
+    def add_child(self, move: Any, player: int) -> Node:
+        child = Node(move, self, player)
+        self.children[move] = child
+        return child
+
+    def __repr__(self) -> str:
+        return f"Node({self.move!s}, p={self.player}, n={self.visits}, w={self.value:.2f})"
+
+
+def ucb(child: Node, log_parent: float, c: float) -> float:
+    """The UCB1 score of a visited child."""
+    return child.value / child.visits + c * math.sqrt(log_parent / child.visits)
+
+
+def uct_select(node: Node, c: float) -> Node:
+    """The child with the highest UCB1 score (every child visited; first of equals wins)."""
+    log_n = math.log(node.visits)
+    best, best_score = None, -math.inf
+    for child in node.children.values():
+        s = ucb(child, log_n, c)
+        if s > best_score:
+            best, best_score = child, s
+    assert best is not None
+    return best
+
+
+def is_select(node: Node, available: Sequence[Any], c: float) -> Node:
+    """ISMCTS selection among the children whose moves are available now; each of them has
+    its availability count raised, and UCB1 uses that count instead of the parent's visits."""
+    best, best_score = None, -math.inf
+    children = node.children
+    for move in available:
+        child = children[move]
+        child.avail += 1
+        s = child.value / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+        if s > best_score:
+            best, best_score = child, s
+    assert best is not None
+    return best
+
+
+def backup(node: Node | None, rewards: Sequence[float]) -> None:
+    """Add one visit and each node's mover's reward, from ``node`` up to the root."""
+    while node is not None:
+        node.visits += 1
+        if node.player >= 0:
+            node.value += rewards[node.player]
+        node = node.parent
+
+
+def best_child(root: Node) -> Node:
+    """The most visited child (the higher mean among equals)."""
+    return max(root.children.values(), key=lambda n: (n.visits, n.mean()))
+
+
+@dataclass(frozen=True)
+class MctsConfig:
+    """Search constants: exploration ``c`` (rewards in [0, 1]), playout cut-off, and the share
+    of playout moves taken from the game's ``playout_move`` when it has one."""
+
+    c: float = 0.7
+    playout_depth: int = 60
+    heuristic_share: float = 0.0
+    determinizations: int = 8
+
+
+class Searcher:
+    """The iterations shared by UCT and ISMCTS."""
+
+    def __init__(self, h: Heuristic, config: MctsConfig, rand: random.Random) -> None:
+        self.h = h
+        self.config = config
+        self.rng = rand
+        self.playouts = 0
+
+    def rewards(self, game: Game) -> list[float]:
+        """Every player's reward in [0, 1]: the returns if the game is over, else the
+        evaluation."""
+        lo, hi = game.return_bounds
+        span = (hi - lo) or 1.0
+        vals = self.h.all_values(game)
+        return [min(1.0, max(0.0, (v - lo) / span)) for v in vals]
+
+    def playout(self, game: Game, budget: Budget | None) -> list[float] | None:
+        """Play on at random from ``game`` (changed in place); ``None`` if time ran out."""
+        rand = self.rng
+        cfg = self.config
+        pm = self.h.playout_move if cfg.heuristic_share > 0 else None
+        for step in range(cfg.playout_depth):
+            if game.current_player() == TERMINAL:
+                break
+            moves = game.legal_moves()
+            if pm is not None and rand.random() < cfg.heuristic_share:
+                move = pm(game, moves, rand)
+            else:
+                move = moves[rand.randrange(len(moves))]
+            game.apply_unchecked(move)
+            if budget is not None and step & 31 == 31 and budget.out_of_time():
+                return None
+        self.playouts += 1
+        return self.rewards(game)
+
+    def expand_moves(self, game: Game) -> list[Any]:
+        """The moves of a new node, in a seeded random order (expansion pops from the end)."""
+        moves = sorted(game.legal_moves(), key=str)
+        self.rng.shuffle(moves)
+        return moves
+
+    def uct_iteration(self, root: Node, game: Game, budget: Budget | None) -> bool:
+        """One UCT iteration from ``root`` on ``game`` (a copy, changed in place)."""
+        node = root
+        c = self.config.c
+        while True:
+            p = game.current_player()
+            if p == TERMINAL:
+                break
+            if node.untried is None:
+                node.untried = self.expand_moves(game)
+            if node.untried:
+                move = node.untried.pop()
+                game.apply_unchecked(move)
+                node = node.add_child(move, p)
+                break
+            node = uct_select(node, c)
+            game.apply_unchecked(node.move)
+        rewards = self.playout(game, budget)
+        if rewards is None:
+            return False
+        backup(node, rewards)
+        return True
+
+    def is_iteration(self, root: Node, game: Game, budget: Budget | None) -> bool:
+        """One ISMCTS iteration on a determinization ``game`` (changed in place)."""
+        node = root
+        c = self.config.c
+        while True:
+            p = game.current_player()
+            if p == TERMINAL:
+                break
+            legal = game.legal_moves()
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            if untried:
+                move = untried[self.rng.randrange(len(untried))]
+                for m in legal:
+                    if m in children:
+                        children[m].avail += 1
+                game.apply_unchecked(move)
+                node = node.add_child(move, p)
+                node.avail = 1
+                break
+            node = is_select(node, legal, c)
+            game.apply_unchecked(node.move)
+        rewards = self.playout(game, budget)
+        if rewards is None:
+            return False
+        backup(node, rewards)
+        return True
+
+
+class MctsAgent:
+    """UCT for games without hidden information; an ensemble of determinized UCT trees
+    for games with it."""
+
+    name = "mcts"
+
+    def __init__(
+        self, game_id: str, settings: Settings, config: MctsConfig | None = None
+    ) -> None:
+        extra = settings.extra or {}
+        base = config or default_config(game_id)
+        self.config = MctsConfig(
+            c=float(extra.get("c", base.c)),
+            playout_depth=int(extra.get("playout", base.playout_depth)),
+            heuristic_share=float(extra.get("heuristic", base.heuristic_share)),
+            determinizations=base.determinizations,
+        )
+        self.settings = settings
+        self.h = heuristic(game_id)
+        self.game_id = game_id
+        self.last_iterations = 0
+        self.last_root: Node | None = None
+
+    def _rng(self, game: Game) -> random.Random:
+        # the same seed and position give the same search, whatever came before
+        return rng(self.settings.seed, self.name, self.game_id, len(game.history))
+
+    def choose(self, game: Game) -> Any:
+        moves = game.legal_moves()
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        if len(moves) == 1:
+            return moves[0]
+        budget = Budget.from_settings(self.settings)
+        rand = self._rng(game)
+        searcher = Searcher(self.h, self.config, rand)
+        me = game.current_player()
+        if game.has_hidden_information:
+            k = max(1, self.config.determinizations)
+            worlds = [game.determinize(me, rand) for _ in range(k)]
+        else:
+            worlds = [game]
+        roots = [Node() for _ in worlds]
+        n = 0
+        while not budget.done(n):
+            i = n % len(worlds)
+            if not searcher.uct_iteration(roots[i], worlds[i].clone(), budget):
+                break
+            n += 1
+        self.last_iterations = n
+        return self._pick(roots, moves)
+
+    def _pick(self, roots: list[Node], moves: list[Any]) -> Any:
+        visits: dict[Any, int] = {}
+        value: dict[Any, float] = {}
+        for root in roots:
+            for move, child in root.children.items():
+                visits[move] = visits.get(move, 0) + child.visits
+                value[move] = value.get(move, 0.0) + child.value
+        self.last_root = roots[0]
+        if not visits:
+            return sorted(moves, key=str)[0]
+        return max(
+            sorted(visits, key=str), key=lambda m: (visits[m], value[m] / max(1, visits[m]))
+        )
+
+
+class IsmctsAgent(MctsAgent):
+    """Single-observer ISMCTS: one tree over moves, a fresh determinization per iteration."""
+
+    name = "ismcts"
+
+    def choose(self, game: Game) -> Any:
+        moves = game.legal_moves()
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        if len(moves) == 1:
+            return moves[0]
+        budget = Budget.from_settings(self.settings)
+        rand = self._rng(game)
+        searcher = Searcher(self.h, self.config, rand)
+        me = game.current_player()
+        root = Node()
+        n = 0
+        while not budget.done(n):
+            world = game.determinize(me, rand)
+            if not searcher.is_iteration(root, world, budget):
+                break
+            n += 1
+        self.last_iterations = n
+        return self._pick([root], moves)
+
+
+_CONFIGS: dict[str, MctsConfig] = {
+    "columns": MctsConfig(c=0.7, playout_depth=60, heuristic_share=0.0),
+}
+
+
+def default_config(game_id: str) -> MctsConfig:
+    """The tuned constants of a game (the generic ones otherwise)."""
+    return _CONFIGS.get(game_id, MctsConfig())
+
+
+register_agent(
+    AgentEntry(
+        "mcts",
+        "UCT with seeded random playouts (determinized for hidden cards); c=, playout=",
+        MctsAgent,
+        extra_settings=("c", "playout", "heuristic"),
+    )
+)
+register_agent(
+    AgentEntry(
+        "ismcts",
+        "information-set MCTS over determinizations, for hidden-information games",
+        IsmctsAgent,
+        games=("columba", "36to1"),
+        extra_settings=("c", "playout", "heuristic"),
+    )
+)
