@@ -45,9 +45,11 @@ def render(game: Columns, player: int | None = None) -> Text:
     levels = game.roundels_by_level()
     for p in (0, 1):
         left = game.pieces_left(p)
-        stock = "  ".join(f"{left[k]} {k.noun}{'s' if left[k] != 1 else ''}" for k in Kind)
+        stock = " ".join(f"{left[k]}{k.letter if p == 0 else k.letter.lower()}" for k in Kind)
         out.append(f" {SEATS[p]:>5} ", style=STYLES[p])
-        out.append(f" player {p}: holds {stock}; roundels on level 5: {levels[p][4]}\n")
+        out.append(f" player {p} holds {stock}; roundels on level 5: {levels[p][4]}\n")
+    out.append(" (R roundel, S single, D double, T triple blocker; light upper case, dark lower)\n",
+               style="dim")
     outcome = game.outcome()
     if outcome is None:
         p = game.current_player()

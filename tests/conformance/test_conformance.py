@@ -1,0 +1,139 @@
+"""One test over every registered game (OpenSpiel's games_sim_test): seeded random games to the
+end, checking the protocol's invariants at every step."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import rulebox.games
+from rulebox.core import TERMINAL, Game, game_entry, game_ids
+from rulebox.core.errors import RuleboxError
+
+GAMES = game_ids()
+
+# (game, options) pairs: each game with its default options, plus multi-player set-ups.
+CASES: list[tuple[str, dict[str, str]]] = [(g, {}) for g in GAMES]
+if "columba" in GAMES:
+    CASES += [("columba", {"players": "3"}), ("columba", {"players": "4"})]
+
+SEEDS = (1, 2, 3)
+
+
+def test_no_game_package_is_broken() -> None:
+    assert rulebox.games.BROKEN == {}
+
+
+def test_the_five_games_are_registered() -> None:
+    assert "columns" in GAMES
+
+
+def _check_step(game: Game, rng: random.Random) -> None:
+    cls = type(game)
+    terminal = game.is_terminal()
+    moves = game.legal_moves()
+    assert (game.current_player() == TERMINAL) == terminal
+    if terminal:
+        assert moves == [], "a finished game has no legal moves"
+        assert game.outcome() is not None
+        returns = game.returns()
+        assert len(returns) == game.num_players
+        lo, hi = cls.return_bounds
+        assert all(lo <= r <= hi for r in returns), returns
+    else:
+        assert moves, "a game that goes on has legal moves"
+        assert 0 <= game.current_player() < game.num_players
+        assert game.outcome() is None
+        texts = [str(m) for m in moves]
+        assert len(set(texts)) == len(texts), "every legal move has its own notation"
+    # state round trip
+    state = game.to_json()
+    text = json.dumps(state)
+    again = cls.from_json(json.loads(text))
+    assert again.to_json() == state
+    assert sorted(map(str, again.legal_moves())) == sorted(map(str, moves))
+    # views are JSON and name no deck order
+    for p in [None, *range(game.num_players)]:
+        view = game.view(p)
+        json.dumps(view)
+        if cls.has_hidden_information:
+            assert "seed" not in view.get("options", {})
+            assert "deck" not in view.get("options", {})
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES, ids=[f"{g}{o}" for g, o in CASES])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_games_keep_the_protocol(game_id: str, options: dict[str, str], seed: int) -> None:
+    entry = game_entry(game_id)
+    game = entry.cls.new(dict(options, seed=str(seed)))
+    rng = random.Random(seed)
+    plies = 0
+    check_every = 1 if game_id in ("columns", "countred", "36to1") else 7
+    while True:
+        if plies % check_every == 0 or game.is_terminal():
+            _check_step(game, rng)
+        if game.is_terminal():
+            break
+        moves = game.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        before = game.to_json()
+        clone = game.clone()
+        # text round trip: the canonical text parses back to the same move
+        assert str(game.parse(str(move))) == str(move)
+        game.apply(move)
+        after = game.to_json()
+        assert clone.to_json() == before, "a clone is independent of the original"
+        # undo restores exactly, and replaying gives the same position
+        game.undo()
+        assert game.to_json() == before
+        game.apply(move)
+        assert game.to_json() == after
+        plies += 1
+        assert plies <= entry.cls.max_moves, f"{game_id} went past max_moves={entry.cls.max_moves}"
+    outcome = game.outcome()
+    assert outcome is not None
+    # undo all the way back to the start
+    while game.history:
+        game.undo()
+    assert game.to_json() == entry.cls.new(dict(options, seed=str(seed))).to_json()
+    # render draws the final and the start positions as text
+    assert entry.render(game, None).plain.strip()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_garbage_moves_are_refused_and_change_nothing(game_id: str) -> None:
+    game = game_entry(game_id).cls.new({"seed": "5"})
+    before = game.to_json()
+    for junk in ["", " ", "zzz", "\x00\xff", "a" * 10_000, "1,2,3", "place", "Ra9", "-", "é"]:
+        with pytest.raises(RuleboxError):
+            game.apply(junk)
+        assert game.to_json() == before
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_corrupt_states_are_refused(game_id: str) -> None:
+    cls = game_entry(game_id).cls
+    good = cls.new({"seed": "5"}).to_json()
+    for bad in [None, [], {"game": game_id}, dict(good, position=None),
+                dict(good, position={"nonsense": 1}), dict(good, history=[1, 2]),
+                dict(good, game="other"), dict(good, options={"seed": "x"})]:
+        with pytest.raises(RuleboxError):
+            cls.from_json(bad)
+
+
+RULE_IDS = {
+    "columns": [f"COL-{i}" for i in range(1, 11)],
+    "36to1": [f"S36-{i}" for i in range(1, 11)],
+    "countred": [f"CR-{i}" for i in range(1, 16)],
+    "columba": [f"CB-{i}" for i in range(1, 17)],
+    "discs": [f"DSC-{i}" for i in range(1, 8)],
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_rules_text_names_every_rule(game_id: str) -> None:
+    text = game_entry(game_id).rules_text()
+    missing = [r for r in RULE_IDS.get(game_id, []) if f"**{r}**" not in text]
+    assert not missing, f"rulebox rules {game_id} does not state {missing}"
