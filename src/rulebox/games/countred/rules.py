@@ -1,0 +1,696 @@
+"""Count Red (Walter Rehm, 1998 as Gembel): the rules CR-1..CR-13 of RULINGS.md.
+
+The position is kept in flat lists over the 16 fields: the bottom and top piece of each field
+(0 for none), who formed each stack, which fields are locked. Two caches make move generation
+cheap and are updated on every change of a field: ``_r[f]`` (red pieces on ``f``) and ``_nr[f]``
+(red pieces on the fields around ``f``). ``_key`` packs the repetition position of CR-12 (both
+pieces of every field and its lock, 9 bits per field) into one exact integer.
+
+The legal moves of the player to move are generated once per move and cached: the turn order
+needs them anyway, because a player without a legal move is skipped (CR-11).
+
+``check_move`` does not use the caches: it counts from the board, says which rule a move breaks
+and why, and so doubles as an independent check of the fast generator (see the tests).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.options import choice_option, int_option
+from rulebox.core.rng import rng
+from rulebox.games.countred.moves import (
+    ADJACENT,
+    CLAIM,
+    COLUMN_FIELDS,
+    COLUMNS,
+    FIELD_INDEX,
+    FIELD_NAMES,
+    MOVES,
+    NEIGHBOURS,
+    NUM_FIELDS,
+    NUMBER,
+    PIECE_BY_TEXT,
+    RED,
+    VALUE,
+    CountRedMove,
+    parse_countred_move,
+    piece_text,
+    piece_words,
+    start_piece,
+)
+
+FIFTY = 50
+"""Moves without a new three that draw the game (CR-13)."""
+CLAIM_AT = 3
+"""Occurrence of a position from which the player to move may claim a draw (CR-12)."""
+DRAW_AT = 5
+"""Occurrence of a position that draws the game at once (CR-12)."""
+
+PARITY_WORDS = ("even", "odd")
+
+_FIELD_BITS = 9  # bottom (4 bits), top (4 bits), lock (1 bit)
+_LOCK_BIT = 1 << 8
+_WINDOWS = ((0, 1, 2), (1, 2, 3))  # rows of a column that make a three (CR-10)
+_FIELDS = tuple(range(NUM_FIELDS))
+_SOURCE_TABLE = tuple(zip(_FIELDS, MOVES, ADJACENT, strict=True))
+
+
+class CountRed(Game):
+    """A game of Count Red. The pieces belong to no one; each player has a parity (CR-2)."""
+
+    id = "countred"
+    title = "Count Red"
+    player_counts = (2,)
+    option_specs = (
+        int_option("first", None, "who moves first (CR-2; drawn from the seed if omitted)", 0, 1),
+        int_option(
+            "even", None, "who moves on even counts (CR-2; drawn from the seed if omitted)", 0, 1
+        ),
+        choice_option(
+            "stack_lift",
+            "seed",
+            "lifting from a stack (CR-5): seed = the stack's red count must have the former's "
+            "parity; free = the former may always lift",
+            ("seed", "free"),
+        ),
+    )
+    # At most one three per column (a second one would be a four), so at most 4 threes; each
+    # is followed by at most 50 moves (CR-13); one more move for a claim.
+    max_moves = 5 * FIFTY + 1
+    return_bounds = (-1.0, 1.0)
+
+    # --- setup --------------------------------------------------------------------------------
+    def _setup(self) -> None:
+        draw = rng(self.opts["seed"], "countred", "start")
+        first, even = draw.randrange(2), draw.randrange(2)
+        if self.opts.get("first") is None:
+            self.opts["first"] = first
+        if self.opts.get("even") is None:
+            self.opts["even"] = even
+        even_player = self.opts["even"]
+        self._parity: tuple[int, int] = (0, 1) if even_player == 0 else (1, 0)
+        self._strict: bool = self.opts["stack_lift"] == "seed"
+        self._clear()
+        for f in _FIELDS:
+            self._put(f, start_piece(f), 0)
+        self._resolve_turn(self.opts["first"])
+
+    def _clear(self) -> None:
+        """An empty board with no history (the start of ``_setup`` and ``_load_position``)."""
+        self._bot: list[int] = [0] * NUM_FIELDS
+        self._top: list[int] = [0] * NUM_FIELDS
+        self._former: list[int] = [-1] * NUM_FIELDS
+        self._locked: list[bool] = [False] * NUM_FIELDS
+        self._r: list[int] = [0] * NUM_FIELDS
+        self._nr: list[int] = [0] * NUM_FIELDS
+        self._key: int = 0
+        self._to_move: int = 0
+        self._fifty: int = 0
+        self._seen: dict[int, int] = {}
+        self._legal: list[CountRedMove] = []
+        self._over: Outcome | None = None
+        self._undo_stack: list[tuple[Any, ...]] = []
+
+    def _put(self, f: int, bottom: int, top: int) -> None:
+        """Set the pieces of field ``f`` and keep the red counts and the key up to date."""
+        d = RED[bottom] + RED[top] - self._r[f]
+        if d:
+            self._r[f] += d
+            nr = self._nr
+            for n in NEIGHBOURS[f]:
+                nr[n] += d
+        self._key ^= ((self._bot[f] | self._top[f] << 4) ^ (bottom | top << 4)) << (
+            _FIELD_BITS * f
+        )
+        self._bot[f] = bottom
+        self._top[f] = top
+
+    # --- reading the position -----------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._over is not None else self._to_move
+
+    def parity(self, player: int) -> int:
+        """0 if ``player`` moves on even counts, 1 if on odd counts (CR-2)."""
+        return self._parity[player]
+
+    def pieces(self, field: int) -> tuple[int, ...]:
+        """The pieces on a field, bottom first (piece codes of :mod:`.moves`)."""
+        b, t = self._bot[field], self._top[field]
+        return (b, t) if t else (b,) if b else ()
+
+    def former(self, field: int) -> int | None:
+        """Who formed the stack on ``field`` (CR-7), or ``None`` if it holds no stack."""
+        return self._former[field] if self._top[field] else None
+
+    def is_locked(self, field: int) -> bool:
+        """Whether ``field`` is locked by a three (CR-10)."""
+        return self._locked[field]
+
+    def moves_without_three(self) -> int:
+        """Moves played since the last new three (CR-13 draws at 50)."""
+        return self._fifty
+
+    def occurrences(self) -> int:
+        """How often the current position has occurred (CR-12)."""
+        return self._seen.get(self._full_key(), 0)
+
+    def _full_key(self) -> int:
+        return (self._key << 1) | self._to_move
+
+    def red_count(self, field: int) -> int:
+        """Red pieces on ``field`` (0, 1 or 2), counted from the board."""
+        return RED[self._bot[field]] + RED[self._top[field]]
+
+    # --- fast move generation ---------------------------------------------------------------
+    def _generate(self, player: int) -> list[CountRedMove]:
+        """Every legal move of ``player`` in this position (CR-3..CR-8), from the caches."""
+        par = self._parity[player]
+        bot, top, r, nr = self._bot, self._top, self._r, self._nr
+        former, locked, strict = self._former, self._locked, self._strict
+        empty: tuple[list[int], ...] = ([], [], [], [])  # by value
+        single: tuple[list[int], list[int]] = ([], [])  # by red count
+        for f in _FIELDS:
+            if not bot[f]:
+                empty[VALUE[f]].append(f)
+            elif not top[f]:
+                single[r[f]].append(f)
+        out: list[CountRedMove] = []
+        add = out.append
+        for s, row, adj in _SOURCE_TABLE:
+            p = top[s]
+            if p:  # the top of a stack (CR-5)
+                if former[s] != player or (strict and (r[s] & 1) != par):
+                    continue
+            else:  # a single piece (CR-4)
+                p = bot[s]
+                if not p or locked[s] or ((nr[s] + r[s]) & 1) != par:
+                    continue
+            if RED[p]:
+                # CR-6: the moved red piece counts, and no longer on its source
+                for t in empty[NUMBER[p]]:
+                    if ((nr[t] + (0 if adj[t] else 1)) & 1) == par:
+                        add(row[t])
+                targets = single[par ^ 1]  # CR-7: red + a single of red count 1 - par
+            else:
+                for t in empty[NUMBER[p]]:
+                    if (nr[t] & 1) == par:
+                        add(row[t])
+                targets = single[par]
+            for t in targets:
+                if t != s:
+                    add(row[t])
+        return out
+
+    def legal_moves(self) -> list[CountRedMove]:
+        return list(self._legal)
+
+    def parse_move(self, text: str) -> CountRedMove:
+        return parse_countred_move(text)
+
+    # --- the turn -------------------------------------------------------------------------------
+    def _resolve_turn(self, candidate: int) -> int:
+        """Give the turn to ``candidate``, or skip them (CR-11); count the position (CR-12).
+
+        Returns the full repetition key recorded, or -1 if the game ended without one.
+        """
+        moves = self._generate(candidate)
+        if not moves:
+            candidate ^= 1
+            moves = self._generate(candidate)
+            if not moves:
+                self._to_move = candidate ^ 1
+                self._legal = []
+                self._over = Outcome((), None, "neither player can move [CR-11]")
+                return -1
+        self._to_move = candidate
+        key = (self._key << 1) | candidate
+        seen = self._seen
+        n = seen.get(key, 0) + 1
+        seen[key] = n
+        if n >= CLAIM_AT:
+            if n >= DRAW_AT:
+                self._legal = []
+                self._over = Outcome(
+                    (), None, f"the same position occurred for the {_nth(n)} time [CR-12]"
+                )
+                return key
+            moves.append(CLAIM)
+        self._legal = moves
+        return key
+
+    def apply_unchecked(self, move: CountRedMove) -> None:
+        s, t = move.src, move.dst
+        p = self._to_move
+        if s < 0:  # claim (CR-12)
+            self._undo_stack.append((self._legal, None))
+            n = self._seen.get(self._full_key(), 0)
+            self._over = Outcome(
+                (), None, f"player {p} claimed a draw: the position occurred {n} times [CR-12]"
+            )
+            self._legal = []
+            self._history.append(move)
+            return
+        bot, top, former = self._bot, self._top, self._former
+        sb, st, sf, tb, tt, tf = bot[s], top[s], former[s], bot[t], top[t], former[t]
+        record: list[Any] = [self._legal, s, sb, st, sf, t, tb, tt, tf, p, self._fifty, -1, None,
+                             None]
+        if st:
+            piece = st
+            self._put(s, sb, 0)
+            former[s] = -1
+        else:
+            piece = sb
+            self._put(s, 0, 0)
+        self._history.append(move)
+        if tb:  # stacking (CR-7)
+            self._put(t, tb, piece)
+            former[t] = p
+        else:  # a new base: a four (CR-9) or a three (CR-10) can only come from this
+            self._put(t, piece, 0)
+            column = COLUMN_FIELDS[t & 3]
+            colours = [RED[bot[f]] if bot[f] else -1 for f in column]
+            c = colours[t >> 2]
+            if colours.count(c) == 4:
+                self._over = Outcome(
+                    (p,),
+                    None,
+                    f"player {p} made four {'red' if c else 'black'} in column "
+                    f"{COLUMNS[t & 3]} [CR-9]",
+                )
+                self._legal = []
+                self._undo_stack.append(tuple(record))
+                return
+            locked = self._locked
+            for window in _WINDOWS:
+                fields = [column[i] for i in window]
+                if (
+                    colours[window[0]] == colours[window[1]] == colours[window[2]] == c
+                    and not all(locked[f] for f in fields)
+                ):
+                    record[12] = locked
+                    record[13] = self._seen
+                    self._locked = locked = list(locked)
+                    for f in fields:
+                        if not locked[f]:
+                            locked[f] = True
+                            self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
+                    self._seen = {}
+                    self._fifty = 0
+                    record[11] = self._resolve_turn(p)  # the bonus move (CR-10, CR-11)
+                    self._undo_stack.append(tuple(record))
+                    return
+        self._fifty += 1
+        if self._fifty >= FIFTY:
+            self._over = Outcome((), None, f"{FIFTY} moves without a new three [CR-13]")
+            self._legal = []
+            self._to_move = p ^ 1
+        else:
+            record[11] = self._resolve_turn(p ^ 1)
+        self._undo_stack.append(tuple(record))
+
+    def _undo_last(self) -> None:
+        record = self._undo_stack.pop()
+        self._over = None
+        self._legal = record[0]
+        if record[1] is None:  # claim
+            return
+        _, s, sb, st, sf, t, tb, tt, tf, p, fifty, key, locked, seen = record
+        if seen is not None:  # a three: the locks and the repetition table come back
+            for f in _FIELDS:
+                if self._locked[f] != locked[f]:
+                    self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
+            self._locked = list(locked)
+            self._seen = dict(seen)
+        elif key >= 0:
+            n = self._seen[key] - 1
+            if n:
+                self._seen[key] = n
+            else:
+                del self._seen[key]
+        self._put(t, tb, tt)
+        self._former[t] = tf
+        self._put(s, sb, st)
+        self._former[s] = sf
+        self._to_move = p
+        self._fifty = fifty
+
+    # --- checking a move, with reasons (independent of the caches) ------------------------------
+    def check_move(self, move: Any) -> None:
+        if not isinstance(move, CountRedMove):
+            raise IllegalMoveError(f"{move!r} is not a Count Red move", "CR-3")
+        if move.is_claim:
+            n = self.occurrences()
+            if n < CLAIM_AT:
+                raise IllegalMoveError(
+                    f"a draw can be claimed when the position occurs for the third time; this "
+                    f"one has occurred {_times(n)}",
+                    "CR-12",
+                )
+            return
+        why = self.why_illegal(self._to_move, move.src, move.dst)
+        if why is not None:
+            raise IllegalMoveError(*why)
+
+    def lift_count(self, s: int) -> tuple[int, str]:
+        """The count for lifting the top piece of ``s`` (CR-4 or CR-5) and how it comes out."""
+        if self._top[s]:
+            n = self.red_count(s)
+            return n, "the stack itself, no neighbours"
+        piece = self._bot[s]
+        around = sum(self.red_count(g) for g in NEIGHBOURS[s])
+        if RED[piece]:
+            return around + 1, f"{around} on the neighbouring fields + the piece itself"
+        return around, "on the neighbouring fields; the black piece itself does not count"
+
+    def set_count(self, s: int, t: int) -> tuple[int, str]:
+        """The count for setting the top piece of ``s`` on ``t`` (CR-6 or CR-7)."""
+        piece = self._top[s] or self._bot[s]
+        red = RED[piece]
+        if self._bot[t]:
+            n = red + self.red_count(t)
+            return n, "the new stack, no neighbours"
+        around = sum(self.red_count(g) - (red if g == s else 0) for g in NEIGHBOURS[t])
+        own = " + the piece itself" if red else "; the black piece itself does not count"
+        return around + red, f"{around} around {FIELD_NAMES[t]} after the move{own}"
+
+    def why_illegal(self, player: int, s: int, t: int) -> tuple[str, str] | None:
+        """``(reason, rule)`` if ``player`` may not move the top piece of ``s`` to ``t``, else
+        ``None`` (CR-8: both the lift and the setting must be legal). Counts from the board
+        itself, not from the generator's caches."""
+        src, dst = FIELD_NAMES[s], FIELD_NAMES[t]
+        if s == t:
+            return f"a move from {src} to {src} is not a move", "CR-3"
+        if self._top[t]:
+            return f"{dst} already holds two pieces; a field holds at most 2", "CR-3"
+        return self.lift_problem(player, s) or self.set_problem(player, s, t)
+
+    def lift_problem(self, player: int, s: int) -> tuple[str, str] | None:
+        """``(reason, rule)`` if ``player`` may not lift the top piece of ``s`` (CR-4, CR-5)."""
+        src = FIELD_NAMES[s]
+        if not self._bot[s]:
+            return f"there is no piece on {src}", "CR-3"
+        piece = self._top[s] or self._bot[s]
+        name = piece_words(piece)
+        n, how = self.lift_count(s)
+        mine = PARITY_WORDS[self._parity[player]]
+        if self._top[s]:
+            if self._former[s] != player:
+                return (
+                    f"only the player who formed the stack on {src} (player {self._former[s]}) "
+                    "may lift its top piece",
+                    "CR-5",
+                )
+            if self._strict and n % 2 != self._parity[player]:
+                return (
+                    f"lifting the {name} from the stack on {src} counts {_reds(n)} ({how}): "
+                    f"{PARITY_WORDS[n % 2]}, but you move on {mine} counts",
+                    "CR-5",
+                )
+            return None
+        if self._locked[s]:
+            return f"{src} is locked and holds a single piece, which cannot be lifted", "CR-4"
+        if n % 2 != self._parity[player]:
+            return (
+                f"lifting the {name} from {src} counts {_reds(n)} ({how}): "
+                f"{PARITY_WORDS[n % 2]}, but you move on {mine} counts",
+                "CR-4",
+            )
+        return None
+
+    def set_problem(self, player: int, s: int, t: int) -> tuple[str, str] | None:
+        """``(reason, rule)`` if ``player`` may not set the top piece of ``s`` on ``t`` once
+        lifted (CR-6, CR-7); ``t`` is another field holding at most one piece."""
+        dst = FIELD_NAMES[t]
+        piece = self._top[s] or self._bot[s]
+        name = piece_words(piece)
+        if not self._bot[t] and NUMBER[piece] != VALUE[t]:
+            return (
+                f"the {name} may only be set on an empty field worth {NUMBER[piece]}; "
+                f"{dst} is worth {VALUE[t]}",
+                "CR-6",
+            )
+        n, how = self.set_count(s, t)
+        if n % 2 == self._parity[player]:
+            return None
+        if self._bot[t]:
+            what, rule = f"stacking the {name} on the {piece_words(self._bot[t])} at {dst}", "CR-7"
+        else:
+            what, rule = f"setting the {name} on {dst}", "CR-6"
+        return (
+            f"{what} counts {_reds(n)} ({how}): {PARITY_WORDS[n % 2]}, but you move on "
+            f"{PARITY_WORDS[self._parity[player]]} counts",
+            rule,
+        )
+
+    # --- the end --------------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        return self._over
+
+    def returns(self) -> list[float]:
+        out = self._over
+        if out is None or not out.winners:
+            return [0.0, 0.0]
+        w = out.winners[0]
+        return [1.0 if i == w else -1.0 for i in range(2)]
+
+    # --- copies and serialisation ---------------------------------------------------------------
+    def clone(self) -> Self:
+        g = object.__new__(type(self))
+        g.opts = dict(self.opts)
+        g._history = list(self._history)
+        g._undo_floor = self._undo_floor
+        g._parity = self._parity
+        g._strict = self._strict
+        g._bot = list(self._bot)
+        g._top = list(self._top)
+        g._former = list(self._former)
+        g._locked = list(self._locked)
+        g._r = list(self._r)
+        g._nr = list(self._nr)
+        g._key = self._key
+        g._to_move = self._to_move
+        g._fifty = self._fifty
+        g._seen = dict(self._seen)
+        g._legal = self._legal  # never changed in place
+        g._over = self._over
+        g._undo_stack = list(self._undo_stack)  # records are tuples; undo copies what it restores
+        return g
+
+    def position_json(self) -> dict[str, Any]:
+        """``fields``: each field's pieces bottom first (``r2`` red 2, ``b3`` black 3);
+        ``formed_by``: who formed each stack; ``locked``: the locked fields; ``fifty``: moves
+        since the last three; ``seen``: how often each position since the last three occurred
+        (in the text of :func:`position_text`); ``over``: the result once the game has ended."""
+        over = self._over
+        return {
+            "to_move": self._to_move,
+            "fields": {
+                FIELD_NAMES[f]: [piece_text(p) for p in self.pieces(f)] for f in _FIELDS
+            },
+            "formed_by": {FIELD_NAMES[f]: self._former[f] for f in _FIELDS if self._top[f]},
+            "locked": [FIELD_NAMES[f] for f in _FIELDS if self._locked[f]],
+            "fifty": self._fifty,
+            "seen": {position_text(k): n for k, n in sorted(self._seen.items())},
+            "over": None
+            if over is None
+            else {"winners": list(over.winners), "reason": over.reason},
+        }
+
+    def _load_position(self, data: dict[str, Any]) -> None:
+        if not isinstance(data, dict):
+            raise StateError("the position must be an object")
+        unknown = set(data) - {"to_move", "fields", "formed_by", "locked", "fifty", "seen", "over"}
+        if unknown:
+            raise StateError(f"unknown keys in the position: {', '.join(sorted(unknown))}")
+        self._clear()
+        to_move = data.get("to_move")
+        if to_move not in (0, 1) or isinstance(to_move, bool):
+            raise StateError("to_move must be 0 or 1")
+        fields = data.get("fields")
+        if not isinstance(fields, dict) or set(fields) - set(FIELD_NAMES):
+            raise StateError("fields must map field names A1..D4 to lists of pieces")
+        count: dict[int, int] = {}
+        for f in _FIELDS:
+            items = fields.get(FIELD_NAMES[f], [])
+            if not isinstance(items, list) or len(items) > 2:
+                raise StateError(f"{FIELD_NAMES[f]}: at most 2 pieces, as a list [CR-3]")
+            codes = []
+            for item in items:
+                if not isinstance(item, str) or item.lower() not in PIECE_BY_TEXT:
+                    raise StateError(f"{FIELD_NAMES[f]}: bad piece {item!r} (r0..r3, b0..b3)")
+                code = PIECE_BY_TEXT[item.lower()]
+                codes.append(code)
+                count[code] = count.get(code, 0) + 1
+            codes += [0, 0]
+            self._put(f, codes[0], codes[1])
+        if any(count.get(p, 0) != 2 for p in PIECE_BY_TEXT.values()):
+            raise StateError(
+                "the board must hold the 16 pieces, two of each colour and number [CR-1]"
+            )
+        formed = data.get("formed_by", {})
+        if not isinstance(formed, dict) or set(formed) - set(FIELD_NAMES):
+            raise StateError("formed_by must map stacked fields to players")
+        for f in _FIELDS:
+            who = formed.get(FIELD_NAMES[f])
+            if self._top[f]:
+                if who not in (0, 1) or isinstance(who, bool):
+                    raise StateError(f"the stack on {FIELD_NAMES[f]} needs its former (0 or 1)")
+                self._former[f] = who
+            elif who is not None:
+                raise StateError(f"{FIELD_NAMES[f]} holds no stack, so no one formed one there")
+        locked = data.get("locked", [])
+        if not isinstance(locked, list) or not all(
+            isinstance(x, str) and x.upper() in FIELD_INDEX for x in locked
+        ):
+            raise StateError("locked must be a list of field names")
+        for name in locked:
+            f = FIELD_INDEX[name.upper()]
+            if not self._bot[f]:
+                raise StateError(f"the locked field {name} must hold a piece [CR-10]")
+            if not self._locked[f]:
+                self._locked[f] = True
+                self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
+        self._check_locks()
+        fifty = data.get("fifty", 0)
+        if not isinstance(fifty, int) or isinstance(fifty, bool) or not 0 <= fifty <= FIFTY:
+            raise StateError(f"fifty must be a whole number from 0 to {FIFTY} [CR-13]")
+        self._fifty = fifty
+        self._to_move = to_move
+        over = data.get("over")
+        four = self._four()
+        if over is not None:
+            self._load_over(over, four)
+        elif four is not None:
+            raise StateError(f"column {COLUMNS[four]} holds a four, so the game is over [CR-9]")
+        elif fifty >= FIFTY:
+            raise StateError(f"after {FIFTY} moves without a three the game is over [CR-13]")
+        seen = data.get("seen")
+        if seen is None:
+            seen = {position_text(self._full_key()): 1}
+        if not isinstance(seen, dict):
+            raise StateError("seen must map positions to how often they occurred")
+        for text, n in seen.items():
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= DRAW_AT:
+                raise StateError(f"seen: occurrences must be 1 to {DRAW_AT}")
+            self._seen[parse_position_text(text)] = n
+        if over is not None:
+            return
+        legal = self._generate(to_move)
+        if not legal:
+            raise StateError(
+                f"player {to_move} is to move but has no legal move; such a player is skipped "
+                "[CR-11]"
+            )
+        n = self._seen.get(self._full_key(), 0)
+        if not 1 <= n < DRAW_AT:
+            raise StateError(
+                "seen must count the current position (1 to 4 times; the fifth draws) [CR-12]"
+            )
+        if n >= CLAIM_AT:
+            legal.append(CLAIM)
+        self._legal = legal
+
+    def _load_over(self, over: Any, four: int | None) -> None:
+        if not isinstance(over, dict) or not isinstance(over.get("reason"), str):
+            raise StateError("over must be null or {winners, reason}")
+        winners = over.get("winners")
+        if winners not in ([], [0], [1]):
+            raise StateError("over.winners must be [], [0] or [1]")
+        if winners and four is None:
+            raise StateError("a game is won only by a four, and the board holds none [CR-9]")
+        self._over = Outcome(tuple(winners), None, over["reason"])
+
+    def _four(self) -> int | None:
+        """The column holding four bases of one colour, if any (CR-9)."""
+        for col, column in enumerate(COLUMN_FIELDS):
+            colours = {RED[self._bot[f]] if self._bot[f] else -1 for f in column}
+            if len(colours) == 1 and -1 not in colours:
+                return col
+        return None
+
+    def _check_locks(self) -> None:
+        """Locks come only from threes: every locked field is part of three locked fields with
+        bases of one colour in a column, and every such three is locked (CR-10)."""
+        covered = [False] * NUM_FIELDS
+        for column in COLUMN_FIELDS:
+            for window in _WINDOWS:
+                fields = [column[i] for i in window]
+                colours = {RED[self._bot[f]] if self._bot[f] else -1 for f in fields}
+                if len(colours) == 1 and -1 not in colours:
+                    if not all(self._locked[f] for f in fields) and self._four() is None:
+                        names = ", ".join(FIELD_NAMES[f] for f in fields)
+                        raise StateError(f"the three on {names} must be locked [CR-10]")
+                    for f in fields:
+                        covered[f] = True
+        for f in _FIELDS:
+            if self._locked[f] and not covered[f]:
+                raise StateError(f"{FIELD_NAMES[f]} is locked but is part of no three [CR-10]")
+
+    def position_key(self) -> Any:
+        """The repetition position of CR-12 plus who formed each stack (it decides who may
+        unstack)."""
+        return self._full_key(), tuple(self._former[f] for f in _FIELDS if self._top[f])
+
+
+def _nth(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def _times(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _reds(n: int) -> str:
+    return f"{n} red piece{'s' if n != 1 else ''}"
+
+
+def position_text(full_key: int) -> str:
+    """A repetition key (CR-12) as text: rows 1 to 4 separated by ``/``, fields A to D by ``,``,
+    each field's pieces bottom first, ``#`` if locked, then the player to move:
+    ``b3,r3,b3,r3/r2,b2,r2,b2/b1,r1,b1,r1/r0,b0,r0,b0 0``."""
+    to_move, key = full_key & 1, full_key >> 1
+    rows = []
+    for row in range(4):
+        cells = []
+        for col in range(4):
+            bits = key >> (_FIELD_BITS * (row * 4 + col))
+            b, t = bits & 15, (bits >> 4) & 15
+            cell = (piece_text(b) if b else "") + (piece_text(t) if t else "")
+            cells.append(cell + ("#" if bits & _LOCK_BIT else ""))
+        rows.append(",".join(cells))
+    return "/".join(rows) + f" {to_move}"
+
+
+def parse_position_text(text: Any) -> int:
+    """The inverse of :func:`position_text`; ``StateError`` if the text is not one."""
+    bad = StateError(f"seen: {str(text)[:60]!r} is not a position")
+    if not isinstance(text, str):
+        raise bad
+    board, _, to_move = text.strip().partition(" ")
+    rows = board.split("/")
+    if to_move not in ("0", "1") or len(rows) != 4:
+        raise bad
+    key = 0
+    for row, line in enumerate(rows):
+        cells = line.split(",")
+        if len(cells) != 4:
+            raise bad
+        for col, cell in enumerate(cells):
+            bits = 0
+            if cell.endswith("#"):
+                bits, cell = _LOCK_BIT, cell[:-1]
+            if len(cell) not in (0, 2, 4):
+                raise bad
+            codes = [PIECE_BY_TEXT.get(cell[i : i + 2].lower(), 0) for i in range(0, len(cell), 2)]
+            if 0 in codes:
+                raise bad
+            codes += [0, 0]
+            bits |= codes[0] | codes[1] << 4
+            key |= bits << (_FIELD_BITS * (row * 4 + col))
+    return (key << 1) | int(to_move)
+
+
+__all__ = ["CountRed", "parse_position_text", "position_text"]
