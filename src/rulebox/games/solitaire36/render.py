@@ -65,9 +65,10 @@ def grid_text(game: Solitaire36, marked: int = 0) -> Text:
             out.append(pad)
             if colour == EMPTY:
                 out.append(" · ", style=EMPTY_STYLE)
+            elif marked >> cell & 1:
+                out.append(f">{COLOURS[colour]}<", style=STYLES[colour] + " underline")
             else:
-                mark = ">" + COLOURS[colour] + "<" if marked >> cell & 1 else f" {COLOURS[colour]} "
-                out.append(mark, style=STYLES[colour] + (" underline" if marked >> cell & 1 else ""))
+                out.append(f" {COLOURS[colour]} ", style=STYLES[colour])
             out.append(" " * (WIDTH - 3 - len(pad)))
         out.append(f"  {RANKS[r]}\n")
     out.append("     " + "".join(f"{FILES[f]:^{WIDTH}}" for f in range(SIZE)) + "\n")
@@ -112,7 +113,6 @@ def render(game: Solitaire36, player: int | None = None) -> Text:
 
 
 def _explain_card(game: Solitaire36, card: int) -> str:
-    code = CARD_CODES[card]
     if card in game.faceup():
         where = "face up"
     elif card in game.discards():

@@ -420,7 +420,9 @@ class Solitaire36(Game):
                     colours.append(EMPTY)
                     continue
                 if ch not in COLOURS:
-                    raise StateError(f"{FILES[f]}{r + 1}: {ch!r} is not a colour (R Y G B K W or .)")
+                    raise StateError(
+                        f"{FILES[f]}{r + 1}: {ch!r} is not a colour (R Y G B K W or .)"
+                    )
                 colour = COLOURS.index(ch)
                 if self.opts["grid"] == "standard" and colour != STANDARD_GRID[r * SIZE + f]:
                     raise StateError(
