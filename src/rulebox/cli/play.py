@@ -27,6 +27,7 @@ Commands: a move in the notation below, or
   board         draw the board again               undo         take back your last move
   hint          what the computer would play       explain X    explain a piece/card/field
   save FILE     save the game record               draw         offer a draw
+  history       the moves so far
   resign        give up the game                   quit         stop (the game is not saved)"""
 
 
@@ -133,6 +134,9 @@ class Session:
             self.show_moves()
         elif word in ("moves", "legal"):
             self.show_moves()
+        elif word == "history":
+            moves = [str(m) for m in self.game.history]
+            console.print(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1)) or "no moves yet")
         elif word in ("board", "show"):
             self.show_board(p)
         elif word == "quit" or word == "exit":

@@ -15,7 +15,9 @@ STOCK = {"R": 12, "S": 3, "D": 3, "T": 3}
 
 
 def neighbours(a: str, b: str) -> bool:
-    return abs(FILES.index(a[0]) - FILES.index(b[0])) + abs(RANKS.index(a[1]) - RANKS.index(b[1])) == 1
+    df = abs(FILES.index(a[0]) - FILES.index(b[0]))
+    dr = abs(RANKS.index(a[1]) - RANKS.index(b[1]))
+    return df + dr == 1
 
 
 def reference_legal(pins: dict[str, list[str]], me: int) -> set[str]:

@@ -96,7 +96,9 @@ def parse_columns_move(text: str) -> ColumnsMove:
             raise InvalidMoveError(text, "a double blocker has no orientation")
         return ColumnsMove(kind, (min(pins), max(pins)))
     if orient is None:
-        raise InvalidMoveError(text, "say which way the triple's thick end points: ^ (up) or v (down)")
+        raise InvalidMoveError(
+            text, "say which way the triple's thick end points: ^ (up) or v (down)"
+        )
     return ColumnsMove(kind, (pins[0], pins[1]), orient in ("^", "up"))
 
 

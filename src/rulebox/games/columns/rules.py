@@ -229,7 +229,8 @@ class Columns(Game):
             if a != b:
                 winner = 0 if a > b else 1
                 how = "on level 5" if level == 4 else f"tie-break on level {level + 1}"
-                return Outcome((winner,), scores, f"more roundels {how} ({max(a, b)} to {min(a, b)})")
+                why = f"more roundels {how} ({max(a, b)} to {min(a, b)})"
+                return Outcome((winner,), scores, why)
         return Outcome((), scores, "tied on every level")
 
     def returns(self) -> list[float]:
@@ -265,7 +266,10 @@ class Columns(Game):
         (``0R``, ``1S``, ``0D3``, ``1T7``: units with the same number are one piece)."""
         return {
             "to_move": self._to_move,
-            "pins": {PIN_NAMES[i]: [self._unit_text(c) for c in s] for i, s in enumerate(self._stacks)},
+            "pins": {
+                PIN_NAMES[i]: [self._unit_text(c) for c in s]
+                for i, s in enumerate(self._stacks)
+            },
         }
 
     def _load_position(self, data: dict[str, Any]) -> None:
@@ -307,7 +311,9 @@ class Columns(Game):
         for p in (0, 1):
             for k in Kind:
                 if self._left[p][k] < 0:
-                    raise StateError(f"player {p} has more {k.noun}s on the board than exist [COL-1]")
+                    raise StateError(
+                        f"player {p} has more {k.noun}s on the board than exist [COL-1]"
+                    )
         self._legal = self._generate()
 
     def _new_piece(self, owner: int, kind: Kind) -> int:

@@ -1,0 +1,126 @@
+"""Terminal play driven by a script through a pipe, as a person would type, plus records,
+replay, rules and bench from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulebox.core.errors import StateError
+from rulebox.match.records import Record, load_record
+
+ENV = dict(os.environ, NO_COLOR="1", COLUMNS="100")
+
+
+def rulebox(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rulebox.cli.main", *args],
+        input=stdin.encode(), capture_output=True, timeout=timeout, env=ENV,
+    )
+
+
+def test_play_through_a_pipe_against_the_computer(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    proc = rulebox("play", "columns", "--seed", "3", "--time", "0.1", "--seat", "1=random",
+                   stdin=f"?\nRa9\nSa1\nRa1\nundo\nRb1\nhint\nsave {save}\nquit\n")
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "legal moves:" in out and "Tb1a1^" in out  # ? lists moves and notation
+    assert "there is no pin a9" in out
+    assert "player 1 (dark, random) plays" in out
+    assert "took back Ra1" in out
+    assert "hint: the computer would play" in out
+    assert "\x1b[" not in out  # no colour codes through a pipe
+    record = load_record(save)
+    assert record.game == "columns" and record.options["seed"] == "3"
+    assert record.moves[0] == "Sa1" and record.moves[2] == "Rb1"
+    assert record.players == ["human", "random:seed=1,time=0.1"]
+
+
+def test_an_illegal_move_is_explained_and_the_prompt_comes_back() -> None:
+    proc = rulebox("play", "columns", "--seed", "1", "--seat", "1=human",
+                   stdin="Sa1\nRa1\nquit\n")
+    out = proc.stdout.decode()
+    assert "may not sit directly on an opponent's blocker" in out and "[COL-4]" in out
+    assert out.count("player 1 (dark, person) >") == 2
+
+
+def test_hot_seat_game_to_the_end_shows_the_result(tmp_path: Path) -> None:
+    moves = (
+        "Ta3b3^ Tc3b3v Td2d3^ Db1c1 Ra2 Sc3 Tc2c1v Tc2d2^ Sc2 Tb3a3^ Rc1 Sc3 Sc3 Sd3 Sd3 Rb1 "
+        "Rb1 Rb2 Rb1 Ra2 Rc1 Rd2 Rb1 Rb3 Ra1 Rd1 Ra1 Rd1 Da1a2 Rd2 Ra1 Rb2 Rc1 Rb2 Rd3 Da2a3 "
+        "Rb2 Da2b2"
+    ).split()
+    save = tmp_path / "end.json"
+    proc = rulebox("play", "columns", "--seed", "0", "--seat", "1=human", "--save", str(save),
+                   stdin="\n".join(moves) + "\n")
+    out = proc.stdout.decode()
+    assert "Game over" in out and "wins" in out
+    record = load_record(save)
+    assert record.result is not None and record.result.startswith("over winner=")
+    assert record.replay().is_terminal()
+
+
+def test_resign_and_draw_offer_between_people() -> None:
+    out = rulebox("play", "columns", "--seat", "1=human", stdin="resign\n").stdout.decode()
+    assert "resigns" in out and "player 1" in out
+    out = rulebox("play", "columns", "--seat", "1=human",
+                  stdin="draw\nn\ndraw\ny\n").stdout.decode()
+    assert "declines the draw" in out and "draw agreed" in out
+
+
+def test_load_continues_a_saved_game(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    rulebox("play", "columns", "--seed", "2", "--seat", "1=human",
+            stdin=f"Ra1\nRb1\nsave {save}\nquit\n")
+    proc = rulebox("play", "--load", str(save), "--seat", "1=human",
+                   stdin="history\nRc1\nundo\nquit\n")
+    out = proc.stdout.decode()
+    assert "loaded" in out and "2 moves" in out
+    assert "took back Rc1" in out
+
+
+def test_a_record_that_breaks_the_rules_is_refused_saying_where(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    record = Record(game="columns", options={"first": "0", "seed": "1"}, players=["a", "b"],
+                    moves=["Sa1", "Ra1"])
+    bad.write_text(json.dumps(record.to_json()))
+    with pytest.raises(StateError, match=r"move 2 \('Ra1'\) breaks the rules.*COL-4"):
+        load_record(bad).replay()
+    proc = rulebox("replay", str(bad))
+    assert proc.returncode == 2 and "move 2" in proc.stderr.decode()
+    (tmp_path / "junk.json").write_text("{not json")
+    proc = rulebox("play", "--load", str(tmp_path / "junk.json"))
+    assert proc.returncode == 2 and "not valid JSON" in proc.stderr.decode()
+
+
+def test_replay_steps_through_every_position(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    record = Record(game="columns", options={"first": "0", "seed": "1"}, players=["a", "b"],
+                    moves=["Ra1", "Da2b2", "Tc1d1^"])
+    path.write_text(json.dumps(record.to_json()))
+    out = rulebox("replay", str(path)).stdout.decode()
+    assert "after move 3: Tc1d1^" in out and out.count("To move") == 4
+
+
+def test_rules_prints_every_rule_id() -> None:
+    out = rulebox("rules", "columns").stdout.decode()
+    for i in range(1, 11):
+        assert f"COL-{i}" in out
+
+
+def test_bench_prints_the_figures_last() -> None:
+    out = rulebox("bench", "columns", "--seconds", "0.5").stdout.decode().strip().splitlines()
+    key, _, value = out[-1].partition(" ")
+    assert key.startswith("playouts/s=") and float(key.split("=")[1]) > 0
+    assert value.startswith("plies/s=")
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    proc = rulebox("play", "chess")
+    assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr.decode()

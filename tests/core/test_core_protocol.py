@@ -1,0 +1,114 @@
+"""The shared parts of the protocol: options, outcomes, records, errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulebox.core import (
+    GameOverError,
+    IllegalMoveError,
+    NothingToUndoError,
+    OptionError,
+    Outcome,
+    StateError,
+    game_entry,
+    new_game,
+)
+from rulebox.core.options import parse_options
+from rulebox.games.columns import Columns
+from rulebox.match.records import Record
+
+
+def test_illegal_move_error_reads_as_the_protocol_says() -> None:
+    e = IllegalMoveError("a roundel may not sit directly on an opponent's blocker", "COL-4")
+    assert str(e) == "illegal: a roundel may not sit directly on an opponent's blocker [COL-4]"
+    assert isinstance(e, ValueError) and e.rule == "COL-4"
+
+
+def test_outcome_result_lines() -> None:
+    assert Outcome((1,), (3, 4), "").result_line() == "over winner=1 score=3,4"
+    assert Outcome((), None, "").result_line() == "over winner=none"
+    assert Outcome((0, 2), (10.5, 3, 10.5, 3), "").result_line() == (
+        "over winner=0,2 score=10.5,3,10.5,3")
+
+
+def test_options_unknown_key_and_bad_value_are_refused() -> None:
+    with pytest.raises(OptionError, match="no option 'colour'"):
+        Columns.new({"colour": "red"})
+    with pytest.raises(OptionError, match="first must be from 0 to 1"):
+        Columns.new({"first": "5"})
+    with pytest.raises(OptionError):
+        Columns.new({"seed": "abc"})
+
+
+def test_seed_is_drawn_when_missing_and_kept() -> None:
+    opts = parse_options("columns", Columns.option_specs, {})
+    assert isinstance(opts["seed"], int)
+    g = Columns.new()
+    assert Columns.new({"seed": g.options()["seed"]}).options() == g.options()
+
+
+def test_move_after_the_end_is_refused() -> None:
+    g = Columns.new(seed=0)
+    g._legal = []  # a finished position
+    with pytest.raises(GameOverError):
+        g.apply("Ra1")
+
+
+def test_nothing_to_undo() -> None:
+    with pytest.raises(NothingToUndoError):
+        Columns.new(seed=0).undo()
+
+
+def test_a_drawn_position_cannot_undo_past_its_start() -> None:
+    g = Columns.new(seed=0)
+    g.apply("Ra1")
+    state = g.to_json()
+    state["position"]["pins"]["b1"] = ["1R"]  # no longer what the history gives
+    state["position"]["to_move"] = 0
+    loaded = Columns.from_json(state)
+    assert loaded.history and str(loaded.history[0]) == "Ra1"
+    with pytest.raises(NothingToUndoError, match="loaded position"):
+        loaded.undo()
+
+
+def test_registry_knows_games_by_name() -> None:
+    assert game_entry("COLUMNS").cls is Columns
+    assert new_game("columns", {"seed": "1"}).options() == {"first": "0", "seed": "1"}
+
+
+def test_record_round_trip_and_refusals() -> None:
+    g = Columns.new(seed=9)
+    g.apply("Ra1")
+    rec = Record.of(g, ["human", "random"])
+    again = Record.from_json(rec.to_json())
+    assert again.moves == ["Ra1"] and again.replay().to_json() == g.to_json()
+    for bad in [[], {"format": "x"}, dict(rec.to_json(), moves="Ra1"),
+                dict(rec.to_json(), options={"seed": 1}), dict(rec.to_json(), game=None)]:
+        with pytest.raises(StateError):
+            Record.from_json(bad)
+    wrong = dict(rec.to_json(), result="over winner=0")
+    with pytest.raises(StateError, match="the record says the result"):
+        Record.from_json(wrong).replay()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=42))
+def test_property_clone_undo_and_state_round_trip(choices: list[int]) -> None:
+    g = Columns.new(seed=1)
+    states = [g.to_json()]
+    for c in choices:
+        moves = g.legal_moves()
+        if not moves:
+            break
+        g.apply(moves[c % len(moves)])
+        states.append(g.to_json())
+        assert Columns.from_json(g.to_json()).to_json() == g.to_json()
+    clone = g.clone()
+    while g.history:
+        g.undo()
+        states.pop()
+        assert g.to_json() == states[-1]
+    assert clone.to_json() != g.to_json() or not clone.history
