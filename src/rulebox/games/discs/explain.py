@@ -1,0 +1,67 @@
+"""The terminal's ``explain <disc or hole>``: the legal actions that concern it, in words."""
+
+from __future__ import annotations
+
+from rulebox.core.game import Game
+from rulebox.games.discs.geometry import (
+    DISC_INDEX,
+    DISC_NAMES,
+    HOLE_INDEX,
+    HOLE_NAMES,
+    HOLES_PER_DISC,
+)
+from rulebox.games.discs.moves import DiscsMove, Kind
+from rulebox.games.discs.rules import Discs
+
+
+def _say(move: DiscsMove) -> str:
+    k = move.kind
+    if k == Kind.STEP:
+        how = "along the line" if move.line >= 0 else "within its disc"
+        return f"{move}: move the pin from {HOLE_NAMES[move.a]} to {HOLE_NAMES[move.b]} {how}"
+    if k == Kind.TURN:
+        way = "clockwise" if move.b > 0 else "anticlockwise"
+        return f"{move}: turn {DISC_NAMES[move.a]} a quarter turn {way} (pins turn with it)"
+    if k == Kind.LOCK:
+        return f"{move}: reverse your pin in {HOLE_NAMES[move.a]}: nobody may turn its disc"
+    if k == Kind.BAR:
+        return f"{move}: put your barrier across this line: no pin may cross it"
+    return str(move)
+
+
+def _concerns(move: DiscsMove, disc: int, hole: int) -> bool:
+    k = move.kind
+    if k in (Kind.STEP, Kind.BAR):
+        ends = (move.a, move.b)
+        return hole in ends if hole >= 0 else any(h // HOLES_PER_DISC == disc for h in ends)
+    if k == Kind.TURN:
+        return move.a == disc
+    if k == Kind.LOCK:
+        return move.a == hole if hole >= 0 else move.a // HOLES_PER_DISC == disc
+    return False
+
+
+def explain(game: Game, arg: str) -> str:
+    """List the legal actions of the player to move that involve a disc (``b2``) or a hole
+    (``b2.ne``), with what each does; or say why there are none."""
+    if not isinstance(game, Discs):
+        return "explain works on a Discs game"
+    key = "".join(arg.split()).lower()
+    if key in HOLE_INDEX:
+        hole = HOLE_INDEX[key]
+        disc = hole // HOLES_PER_DISC
+    elif key in DISC_INDEX:
+        hole, disc = -1, DISC_INDEX[key]
+    else:
+        return "explain a disc (b2) or a hole (b2.ne)"
+    if game.is_terminal():
+        return game.describe_phase()
+    where = HOLE_NAMES[hole] if hole >= 0 else DISC_NAMES[disc]
+    colour = game.disc_colour(disc)
+    lines = [f"{where} (disc {DISC_NAMES[disc]}, colour {colour}). {game.describe_phase()}."]
+    moves = [m for m in game.legal_moves() if _concerns(m, disc, hole)]
+    if moves:
+        lines += ["  " + _say(m) for m in sorted(moves, key=str)]
+    else:
+        lines.append(f"  no legal action of player {game.current_player()} involves {where} now")
+    return "\n".join(lines)

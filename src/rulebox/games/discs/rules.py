@@ -1,0 +1,767 @@
+"""Discs: the rules DSC-1..DSC-7 of RULINGS.md (the rotating-disc pin game of 7/8/04).
+
+A turn is several moves of the protocol (DEVELOPING.md, multi-action turns): the main action
+(a pin move, a quarter turn or ``pass``), then at most one lock action and at most one barrier
+action in any order, then ``end``. The same player stays to move until ``end``.
+
+Decisions where the texts are silent (also in rules.md):
+
+* DSC-6 says the winner wins *at once*: the main action that earns the third colour ends the
+  game on the spot; there are no blocking actions and no ``end`` after it.
+* DSC-7, two passes in a row: the game ends as a draw with the second ``pass`` itself (its
+  blocking actions could change nothing about the two passes).
+* DSC-7, repetition: the position at the start of every turn (after set-up and after every
+  ``end``) is counted; the third occurrence ends the game as a draw when that turn begins.
+* DSC-7, 100 turns: a turn counts when it ends; the ``end`` of the 100th turn in a row without a
+  new token ends the game as a draw.
+
+Representation (chosen for speed; see ``bench/bench_discs.py``): ``_board`` is a bytearray of the
+45 holes (0 empty, 1 a pin of player 0, 2 a pin of player 1); ``_pins[p]`` lists the holes of
+player p's pins; ``_count[p][d]`` counts p's pins on disc d; tokens, starting discs and the discs
+not yet left are bitmasks. Each move pushes one undo record: the scalar state before the move,
+plus whatever the move itself needs to be reversed.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, Self
+
+from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.games.discs.geometry import (
+    ARRANGE_ORDER,
+    CORNER_PAIRS,
+    DISC_INDEX,
+    DISC_NAMES,
+    HOLE_INDEX,
+    HOLE_NAMES,
+    HOLES_PER_DISC,
+    LINE_NAMES,
+    LINES,
+    NUM_DISCS,
+    NUM_HOLES,
+    NUM_LINES,
+    TURN_MAPS,
+)
+from rulebox.games.discs.moves import (
+    ARRANGEMENTS,
+    CHOICES,
+    COLOUR_NAMES,
+    COLOURS,
+    END,
+    FREE_BARS,
+    LOCKS,
+    PASS,
+    PIN_COLOURS,
+    STEPS_FROM,
+    TURNS,
+    UNBAR,
+    UNLOCK,
+    DiscsMove,
+    Kind,
+    parse_discs_move,
+)
+
+PINS_PER_PLAYER = 10
+PINS_PER_DISC = 5
+TOKENS_TO_EARN = 3
+"""Pins of one player on a disc that earn its colour (DSC-5)."""
+ALL_TOKENS = (1 << len(COLOURS)) - 1
+QUIET_TURN_LIMIT = 100
+"""Turns in a row without a new token that end the game in a draw (DSC-7)."""
+REPETITION_LIMIT = 3
+MAX_TURNS = 5 * (QUIET_TURN_LIMIT - 1) + 5
+"""At most 4 tokens can be earned without ending the game (2 per player; a third wins), and at
+most 99 turns without a token pass between them: 5 * 99 quiet turns + 4 token turns + the last."""
+ACTIONS_PER_TURN = 4
+"""Main action (or pass), one lock action, one barrier action, ``end``."""
+
+_STEP, _TURN, _PASS = Kind.STEP, Kind.TURN, Kind.PASS
+_LOCK, _UNLOCK, _BAR, _UNBAR, _END = Kind.LOCK, Kind.UNLOCK, Kind.BAR, Kind.UNBAR, Kind.END
+_ARRANGE, _CHOOSE = Kind.ARRANGE, Kind.CHOOSE
+
+
+class Phase(IntEnum):
+    """Where the game is: the two set-up steps, then each turn's main and blocking actions."""
+
+    ARRANGE = 0
+    CHOOSE = 1
+    MAIN = 2
+    BLOCK = 3
+
+
+_PHASE_NAMES = ("arrange", "choose", "main", "block")
+_BOARD_TEXT = bytes.maketrans(b"\x00\x01\x02", b".01")
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _disc_list(mask: int) -> str:
+    return "".join(DISC_NAMES[d] for d in _bits(mask))
+
+
+def _token_text(mask: int) -> str:
+    return "".join(COLOURS[c] for c in _bits(mask))
+
+
+class Discs(Game):
+    """A game of Discs. Player 0 arranges the discs and moves first; player 1 chooses pins."""
+
+    id = "discs"
+    title = "Discs"
+    player_counts = (2,)
+    option_specs = ()
+    max_moves = 2 + ACTIONS_PER_TURN * MAX_TURNS
+    return_bounds = (-1.0, 1.0)
+
+    def _setup(self) -> None:
+        self._phase = Phase.ARRANGE
+        self._to_move = 0
+        self._colour: list[int] = [-1] * NUM_DISCS
+        self._silver = -1  # the player with silver pins
+        self._start = [0, 0]  # bitmask of each player's starting discs
+        self._board = bytearray(NUM_HOLES)
+        self._pins: list[list[int]] = [[], []]
+        self._count: list[list[int]] = [[0] * NUM_DISCS, [0] * NUM_DISCS]
+        self._home = [0, 0]  # starting discs whose pins have not all left yet (earn nothing)
+        self._lock = [-1, -1]  # hole of each player's locking pin
+        self._bar = [-1, -1]  # line of each player's barrier
+        self._tokens = [0, 0]
+        self._lock_done = False  # this turn already held a lock action
+        self._bar_done = False
+        self._earned = False  # this turn earned a token
+        self._passes = 0  # the previous turn was a pass
+        self._quiet = 0  # finished turns in a row without a new token
+        self._reps: dict[str, int] = {}
+        self._result: tuple[tuple[int, ...], str] | None = None
+        self._undo: list[tuple[Any, ...]] = []
+
+    # --- state --------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._result is not None else self._to_move
+
+    @property
+    def phase(self) -> Phase:
+        """The part of the game or turn we are in."""
+        return Phase(self._phase)
+
+    def disc_colour(self, disc: int) -> str:
+        """``R``, ``G``, ``B``, or ``?`` before the discs are arranged."""
+        c = self._colour[disc]
+        return COLOURS[c] if c >= 0 else "?"
+
+    def pin_at(self, hole: int) -> int:
+        """The player whose pin is in ``hole``, or -1."""
+        return self._board[hole] - 1
+
+    def pin_colour(self, player: int) -> str | None:
+        """``silver`` or ``black``, once player 1 has chosen."""
+        if self._silver < 0:
+            return None
+        return PIN_COLOURS[0 if player == self._silver else 1]
+
+    def tokens(self, player: int) -> str:
+        """The colours ``player`` has earned, as letters (``RG``)."""
+        return _token_text(self._tokens[player])
+
+    def starting_discs(self, player: int) -> list[int]:
+        """The two corner discs ``player`` started on."""
+        return _bits(self._start[player])
+
+    def home_discs(self, player: int) -> list[int]:
+        """Starting discs that still earn ``player`` nothing (DSC-5)."""
+        return _bits(self._home[player])
+
+    def lock_hole(self, player: int) -> int:
+        """The hole of ``player``'s locking pin, or -1."""
+        return self._lock[player]
+
+    def barrier(self, player: int) -> int:
+        """The line of ``player``'s barrier, or -1."""
+        return self._bar[player]
+
+    def turn_flags(self) -> tuple[bool, bool]:
+        """(lock action taken, barrier action taken) in this turn's blocking actions."""
+        return self._lock_done, self._bar_done
+
+    @property
+    def quiet_turns(self) -> int:
+        """Finished turns in a row without a new token (DSC-7)."""
+        return self._quiet
+
+    # --- moves --------------------------------------------------------------------------------
+    def _main_moves(self) -> list[DiscsMove]:
+        p = self._to_move
+        board = self._board
+        b0, b1 = self._bar
+        pins = self._pins[p]
+        out = [
+            m
+            for q in pins
+            for dst, line, m in STEPS_FROM[q]
+            if not board[dst] and line != b0 and line != b1
+        ]
+        l0, l1 = self._lock
+        locked0, locked1 = l0 // HOLES_PER_DISC, l1 // HOLES_PER_DISC  # -1 // 5 == -1: none
+        for d in sorted({q // HOLES_PER_DISC for q in pins if q % HOLES_PER_DISC}):
+            if d != locked0 and d != locked1:
+                out += TURNS[d]
+        return out
+
+    def _block_moves(self) -> list[DiscsMove]:
+        p = self._to_move
+        out = [END]
+        if not self._lock_done:
+            lock = self._lock[p]
+            out += [LOCKS[q] for q in self._pins[p] if q % HOLES_PER_DISC and q != lock]  # type: ignore[misc]
+            if lock >= 0:
+                out.append(UNLOCK)
+        if not self._bar_done:
+            b0, b1 = self._bar
+            out += FREE_BARS[b0 + 1][b1 + 1]
+            if self._bar[p] >= 0:
+                out.append(UNBAR)
+        return out
+
+    def legal_moves(self) -> list[DiscsMove]:
+        if self._result is not None:
+            return []
+        phase = self._phase
+        if phase == Phase.MAIN:
+            return self._main_moves() or [PASS]
+        if phase == Phase.BLOCK:
+            return self._block_moves()
+        if phase == Phase.ARRANGE:
+            return list(ARRANGEMENTS)
+        return list(CHOICES)
+
+    def parse_move(self, text: str) -> DiscsMove:
+        return parse_discs_move(text)
+
+    def check_move(self, move: Any) -> None:
+        if not isinstance(move, DiscsMove):
+            raise IllegalMoveError(f"{move!r} is not a Discs action", "DSC-2")
+        if move in self.legal_moves():
+            return
+        self._refuse(move)
+
+    def _refuse(self, move: DiscsMove) -> None:
+        """Raise the reason why ``move`` is illegal here (it is known not to be legal)."""
+        k, phase, p = move.kind, self._phase, self._to_move
+        if phase == Phase.ARRANGE:
+            if k != _ARRANGE:
+                raise IllegalMoveError(
+                    "first player 0 arranges the discs (arrange RGBRGBRGB)", "DSC-1")
+            raise IllegalMoveError(
+                f"{move.layout} is not three discs of each colour (R, G, B)", "DSC-1")
+        if phase == Phase.CHOOSE:
+            raise IllegalMoveError(
+                "player 1 now chooses a pin colour and two corners (choose silver a1c3)", "DSC-1")
+        if k in (_ARRANGE, _CHOOSE):
+            raise IllegalMoveError("the set-up is over", "DSC-1")
+        if phase == Phase.MAIN:
+            if k == _STEP:
+                self._refuse_step(move, p)
+            if k == _TURN:
+                self._refuse_turn(move, p)
+            if k == _PASS:
+                raise IllegalMoveError(
+                    "you may pass only when no pin move or turn is possible", "DSC-7")
+            raise IllegalMoveError(
+                "first make your main action (move a pin, turn a disc, or pass); "
+                "blocking actions and end come after it", "DSC-2")
+        # phase BLOCK
+        if k in (_STEP, _TURN, _PASS):
+            raise IllegalMoveError(
+                "you have made your main action this turn; now lock, bar, or end", "DSC-2")
+        if k in (_LOCK, _UNLOCK):
+            if self._lock_done:
+                raise IllegalMoveError("a turn holds at most one lock action", "DSC-3")
+            if k == _UNLOCK:
+                raise IllegalMoveError("you have no lock to release", "DSC-3")
+            hole = HOLE_NAMES[move.a]
+            if self._board[move.a] != p + 1:
+                raise IllegalMoveError(f"you have no pin in {hole} to lock with", "DSC-3")
+            if move.a % HOLES_PER_DISC == 0:
+                raise IllegalMoveError(
+                    f"only a pin in an outer hole can lock a disc; {hole} is a centre", "DSC-3")
+            raise IllegalMoveError(f"your pin in {hole} already locks its disc", "DSC-3")
+        if k in (_BAR, _UNBAR):
+            if self._bar_done:
+                raise IllegalMoveError("a turn holds at most one barrier action", "DSC-4")
+            if k == _UNBAR:
+                raise IllegalMoveError("your barrier is not on the board", "DSC-4")
+            text = f"{HOLE_NAMES[move.a]}-{HOLE_NAMES[move.b]}"
+            if move.line < 0:
+                raise IllegalMoveError(f"no line joins {text}", "DSC-4")
+            raise IllegalMoveError(f"the line {text} already holds a barrier", "DSC-4")
+        raise IllegalMoveError(f"{move} is not possible now", "DSC-2")  # pragma: no cover
+
+    def _refuse_step(self, move: DiscsMove, p: int) -> None:
+        src, dst = HOLE_NAMES[move.a], HOLE_NAMES[move.b]
+        if self._board[move.a] != p + 1:
+            raise IllegalMoveError(f"you have no pin in {src}", "DSC-2")
+        if self._board[move.b]:
+            raise IllegalMoveError(
+                f"{dst} is taken; pins only move to empty holes, nothing is captured", "DSC-2")
+        if move.line >= 0:
+            raise IllegalMoveError(f"a barrier blocks the line {LINE_NAMES[move.line]}", "DSC-4")
+        if move.a // HOLES_PER_DISC == move.b // HOLES_PER_DISC:  # not neighbours, or legal
+            raise IllegalMoveError(
+                f"{src} and {dst} are not neighbours; a diagonally opposite hole takes "
+                "two moves", "DSC-2")
+        raise IllegalMoveError(f"no line joins {src} and {dst}", "DSC-2")
+
+    def _refuse_turn(self, move: DiscsMove, p: int) -> None:
+        d = move.a
+        name = DISC_NAMES[d]
+        for who in (p, 1 - p):
+            lock = self._lock[who]
+            if lock >= 0 and lock // HOLES_PER_DISC == d:
+                whose = "your" if who == p else "your opponent's"
+                raise IllegalMoveError(
+                    f"{name} is locked by {whose} pin in {HOLE_NAMES[lock]}", "DSC-3")
+        raise IllegalMoveError(
+            f"you may only turn a disc if it moves one of your pins; you have no pin in an "
+            f"outer hole of {name}", "DSC-2")
+
+    # --- playing ------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (self._phase, self._to_move, self._lock[0], self._lock[1], self._bar[0],
+                self._bar[1], self._tokens[0], self._tokens[1], self._home[0], self._home[1],
+                self._lock_done, self._bar_done, self._earned, self._passes, self._quiet,
+                self._result)
+
+    def _restore(self, s: tuple[Any, ...]) -> None:
+        (self._phase, self._to_move, l0, l1, b0, b1, t0, t1, h0, h1, self._lock_done,
+         self._bar_done, self._earned, self._passes, self._quiet, self._result) = s[:16]
+        self._lock = [l0, l1]
+        self._bar = [b0, b1]
+        self._tokens = [t0, t1]
+        self._home = [h0, h1]
+
+    def apply_unchecked(self, move: DiscsMove) -> None:
+        k = move.kind
+        p = self._to_move
+        snap = self._snapshot()
+        if k == _STEP:
+            self._move_pin(p, move.a, move.b, move.line)
+            self._passes = 0
+            self._phase = Phase.BLOCK
+        elif k == _END:
+            snap += (self._end_turn(),)
+        elif k == _BAR:
+            self._bar[p] = move.line
+            self._bar_done = True
+        elif k == _LOCK:
+            self._lock[p] = move.a
+            self._lock_done = True
+        elif k == _TURN:
+            self._turn_disc(move.a, move.b)
+            self._passes = 0
+            self._phase = Phase.BLOCK
+        elif k == _UNLOCK:
+            self._lock[p] = -1
+            self._lock_done = True
+        elif k == _UNBAR:
+            self._bar[p] = -1
+            self._bar_done = True
+        elif k == _PASS:
+            if self._passes:
+                self._result = ((), "both players passed in a row")
+            self._passes = 1
+            self._phase = Phase.BLOCK
+        elif k == _ARRANGE:
+            self._colour = [-1] * NUM_DISCS
+            for d, letter in zip(ARRANGE_ORDER, move.layout, strict=True):
+                self._colour[d] = COLOURS.index(letter)
+            self._phase = Phase.CHOOSE
+            self._to_move = 1
+        else:
+            self._choose(move.a, move.b)
+        self._undo.append(snap)
+        self._history.append(move)
+
+    def _move_pin(self, p: int, src: int, dst: int, line: int) -> None:
+        board = self._board
+        board[src] = 0
+        board[dst] = p + 1
+        pins = self._pins[p]
+        pins[pins.index(src)] = dst
+        if self._lock[p] == src:  # DSC-3: a moving locking pin releases its lock
+            self._lock[p] = -1
+        if line < 0:  # a step inside a disc changes no disc's count
+            return
+        ds, dd = src // HOLES_PER_DISC, dst // HOLES_PER_DISC
+        count = self._count[p]
+        count[ds] -= 1
+        count[dd] += 1
+        home = self._home[p]
+        if not count[ds] and home >> ds & 1:  # DSC-5: every pin has left a starting disc
+            home &= ~(1 << ds)
+            self._home[p] = home
+        if count[dd] >= TOKENS_TO_EARN and not home >> dd & 1:
+            bit = 1 << self._colour[dd]
+            tokens = self._tokens[p]
+            if not tokens & bit:  # DSC-5: a token of a new colour
+                tokens |= bit
+                self._tokens[p] = tokens
+                self._earned = True
+                if tokens == ALL_TOKENS:  # DSC-6: wins at once
+                    self._result = ((p,), f"player {p} holds a token of each colour")
+
+    def _turn_disc(self, disc: int, direction: int) -> None:
+        where = TURN_MAPS[direction][disc]
+        board = self._board
+        base = disc * HOLES_PER_DISC
+        before = board[base + 1: base + HOLES_PER_DISC]
+        for k, value in enumerate(before, base + 1):
+            board[where[k]] = value
+        pins = self._pins
+        pins[0] = [where[q] for q in pins[0]]
+        pins[1] = [where[q] for q in pins[1]]
+
+    def _end_turn(self) -> str:
+        """Finish the turn; return the key of the new turn's start position (for undo)."""
+        if self._earned:
+            self._quiet = 0
+        else:
+            self._quiet += 1
+        self._to_move = 1 - self._to_move
+        self._phase = Phase.MAIN
+        self._lock_done = self._bar_done = self._earned = False
+        key = self._start_key()
+        seen = self._reps.get(key, 0) + 1
+        self._reps[key] = seen
+        if self._quiet >= QUIET_TURN_LIMIT:
+            self._result = ((), f"{QUIET_TURN_LIMIT} turns in a row without a new token")
+        elif seen >= REPETITION_LIMIT:
+            self._result = ((), "the same position at the start of a turn for the third time")
+        return key
+
+    def _choose(self, colour: int, pair: int) -> None:
+        """DSC-1: player 1 takes ``colour`` and the corner pair; player 0 the other pair."""
+        self._silver = 1 if colour == 0 else 0
+        for p, corners in ((1, CORNER_PAIRS[pair]), (0, CORNER_PAIRS[1 - pair])):
+            for d in corners:
+                self._start[p] |= 1 << d
+                for k in range(HOLES_PER_DISC):
+                    hole = d * HOLES_PER_DISC + k
+                    self._board[hole] = p + 1
+                    self._pins[p].append(hole)
+                self._count[p][d] = PINS_PER_DISC
+            self._home[p] = self._start[p]
+        self._phase = Phase.MAIN
+        self._to_move = 0
+        self._reps[self._start_key()] = 1
+
+    def _start_key(self) -> str:
+        """The position as DSC-7 compares it at the start of a turn: pins, locks, barriers,
+        tokens, starting discs not yet left, and the player to move."""
+        l0, l1 = self._lock
+        b0, b1 = self._bar
+        return (
+            bytes(self._board).translate(_BOARD_TEXT).decode()
+            + f"|lock {l0},{l1}|bar {b0},{b1}|tok {self._tokens[0]},{self._tokens[1]}"
+            + f"|home {self._home[0]},{self._home[1]}|{self._to_move}"
+        )
+
+    def _undo_last(self) -> None:
+        move: DiscsMove = self._history[-1]
+        snap = self._undo.pop()
+        k = move.kind
+        if k == _STEP:
+            p = snap[1]
+            board = self._board
+            board[move.b] = 0
+            board[move.a] = p + 1
+            pins = self._pins[p]
+            pins[pins.index(move.b)] = move.a
+            if move.line >= 0:
+                self._count[p][move.b // HOLES_PER_DISC] -= 1
+                self._count[p][move.a // HOLES_PER_DISC] += 1
+        elif k == _TURN:
+            self._turn_disc(move.a, -move.b)
+        elif k == _END:
+            key = snap[16]
+            seen = self._reps[key] - 1
+            if seen:
+                self._reps[key] = seen
+            else:
+                del self._reps[key]
+        elif k == _ARRANGE:
+            self._colour = [-1] * NUM_DISCS
+        elif k == _CHOOSE:
+            self._silver = -1
+            self._start = [0, 0]
+            self._board = bytearray(NUM_HOLES)
+            self._pins = [[], []]
+            self._count = [[0] * NUM_DISCS, [0] * NUM_DISCS]
+            self._reps = {}
+        self._restore(snap)
+
+    # --- the end ------------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self._result is None:
+            return None
+        winners, reason = self._result
+        scores = (self._tokens[0].bit_count(), self._tokens[1].bit_count())
+        return Outcome(winners, scores, reason)
+
+    def returns(self) -> list[float]:
+        if self._result is None or not self._result[0]:
+            return [0.0, 0.0]
+        w = self._result[0][0]
+        return [1.0 if i == w else -1.0 for i in range(2)]
+
+    # --- copies and serialisation -------------------------------------------------------------
+    def clone(self) -> Self:
+        g = object.__new__(type(self))
+        g.opts = dict(self.opts)
+        g._history = list(self._history)
+        g._undo_floor = self._undo_floor
+        g._phase = self._phase
+        g._to_move = self._to_move
+        g._colour = list(self._colour)
+        g._silver = self._silver
+        g._start = list(self._start)
+        g._board = bytearray(self._board)
+        g._pins = [list(self._pins[0]), list(self._pins[1])]
+        g._count = [list(self._count[0]), list(self._count[1])]
+        g._home = list(self._home)
+        g._lock = list(self._lock)
+        g._bar = list(self._bar)
+        g._tokens = list(self._tokens)
+        g._lock_done = self._lock_done
+        g._bar_done = self._bar_done
+        g._earned = self._earned
+        g._passes = self._passes
+        g._quiet = self._quiet
+        g._reps = dict(self._reps)
+        g._result = self._result
+        g._undo = list(self._undo)
+        return g
+
+    def position_json(self) -> dict[str, Any]:
+        """The position. ``discs``: colours of a1, b1, c1, a2, ..., c3 (``?`` before the
+        set-up); ``pins``/``start``/``home``/``locks``/``barriers``/``tokens``: per player;
+        ``home``: starting discs not yet left (they earn nothing, DSC-5); ``turn``: the
+        blocking actions taken in this turn and whether it earned a token; ``passes``: 1 if the
+        last turn was a pass; ``quiet_turns``: turns since the last new token; ``seen``: how
+        often each start-of-turn position has occurred (DSC-7)."""
+        result = None
+        if self._result is not None:
+            result = {"winners": list(self._result[0]), "reason": self._result[1]}
+        return {
+            "phase": _PHASE_NAMES[self._phase],
+            "to_move": self._to_move,
+            "discs": "".join(self.disc_colour(d) for d in ARRANGE_ORDER),
+            "silver": self._silver if self._silver >= 0 else None,
+            "pins": [sorted(HOLE_NAMES[h] for h in self._pins[p]) for p in (0, 1)],
+            "start": [[DISC_NAMES[d] for d in _bits(self._start[p])] for p in (0, 1)],
+            "home": [[DISC_NAMES[d] for d in _bits(self._home[p])] for p in (0, 1)],
+            "locks": [HOLE_NAMES[h] if h >= 0 else None for h in self._lock],
+            "barriers": [LINE_NAMES[b] if b >= 0 else None for b in self._bar],
+            "tokens": [self.tokens(p) for p in (0, 1)],
+            "turn": {"lock": self._lock_done, "bar": self._bar_done, "token": self._earned},
+            "passes": self._passes,
+            "quiet_turns": self._quiet,
+            "seen": dict(sorted(self._reps.items())),
+            "result": result,
+        }
+
+    def _load_position(self, data: dict[str, Any]) -> None:
+        if not isinstance(data, dict):
+            raise StateError("the position must be an object")
+        self._setup()
+        phase = data.get("phase")
+        if phase not in _PHASE_NAMES:
+            raise StateError(f"phase must be one of {', '.join(_PHASE_NAMES)}")
+        self._phase = _PHASE_NAMES.index(phase)
+        to_move = data.get("to_move")
+        if to_move not in (0, 1) or isinstance(to_move, bool):
+            raise StateError("to_move must be 0 or 1")
+        self._to_move = to_move
+        self._load_discs(data.get("discs"))
+        if self._phase == Phase.ARRANGE:
+            self._expect_setup(data, 0)
+            return
+        if self._phase == Phase.CHOOSE:
+            self._expect_setup(data, 1)
+            return
+        silver = data.get("silver")
+        if silver not in (0, 1) or isinstance(silver, bool):
+            raise StateError("silver must name the player (0 or 1) with the silver pins")
+        self._silver = silver
+        self._load_pins(data)
+        self._load_blocks(data)
+        self._load_score(data)
+        self._load_turn(data)
+
+    def _expect_setup(self, data: dict[str, Any], to_move: int) -> None:
+        if self._to_move != to_move:
+            raise StateError(f"during the set-up step {_PHASE_NAMES[self._phase]} player "
+                             f"{to_move} is to move [DSC-1]")
+        if (self._phase == Phase.ARRANGE) != (self._colour[0] < 0):
+            raise StateError("the discs are arranged exactly when the arrange step is over [DSC-1]")
+        if any(data.get("pins", [[], []])) or data.get("result") is not None:
+            raise StateError("no pins are on the board before the set-up ends [DSC-1]")
+
+    def _load_discs(self, text: Any) -> None:
+        if text == "?" * NUM_DISCS:
+            return
+        if not isinstance(text, str) or len(text) != NUM_DISCS or sorted(text) != sorted(
+            COLOURS * 3
+        ):
+            raise StateError("discs must be 9 letters, three each of R, G and B [DSC-1]")
+        for d, letter in zip(ARRANGE_ORDER, text, strict=True):
+            self._colour[d] = COLOURS.index(letter)
+
+    def _load_pins(self, data: dict[str, Any]) -> None:
+        if self._colour[0] < 0:
+            raise StateError("the discs must be arranged once play has begun [DSC-1]")
+        pins, start, home = data.get("pins"), data.get("start"), data.get("home")
+        for name, value in (("pins", pins), ("start", start), ("home", home)):
+            if not isinstance(value, list) or len(value) != 2 or not all(
+                isinstance(x, list) and all(isinstance(y, str) for y in x) for x in value
+            ):
+                raise StateError(f"{name} must be two lists of names, one per player")
+        assert isinstance(pins, list) and isinstance(start, list) and isinstance(home, list)
+        for p in (0, 1):
+            if len(pins[p]) != PINS_PER_PLAYER:
+                raise StateError(f"player {p} must have {PINS_PER_PLAYER} pins [DSC-1]")
+            for name in pins[p]:
+                h = HOLE_INDEX.get(name)
+                if h is None:
+                    raise StateError(f"there is no hole {name[:20]!r}")
+                if self._board[h]:
+                    raise StateError(f"two pins in hole {name} [DSC-2]")
+                self._board[h] = p + 1
+                self._pins[p].append(h)
+                self._count[p][h // HOLES_PER_DISC] += 1
+            discs = [DISC_INDEX.get(n, -1) for n in start[p]]
+            if tuple(sorted(discs)) not in CORNER_PAIRS:
+                raise StateError(f"player {p} must start on a pair of opposite corners [DSC-1]")
+            self._start[p] = sum(1 << d for d in discs)
+            for n in home[p]:
+                d = DISC_INDEX.get(n, -1)
+                if d < 0 or not self._start[p] >> d & 1:
+                    raise StateError(f"{n[:20]!r} is not a starting disc of player {p} [DSC-5]")
+                if not self._count[p][d]:
+                    raise StateError(f"player {p} has left {n} entirely, so it is not home "
+                                     "any more [DSC-5]")
+                self._home[p] |= 1 << d
+        if self._start[0] == self._start[1]:
+            raise StateError("the players start on different pairs of corners [DSC-1]")
+
+    def _load_blocks(self, data: dict[str, Any]) -> None:
+        locks, bars = data.get("locks"), data.get("barriers")
+        if not isinstance(locks, list) or len(locks) != 2:
+            raise StateError("locks must be a list of two holes or nulls")
+        if not isinstance(bars, list) or len(bars) != 2:
+            raise StateError("barriers must be a list of two lines or nulls")
+        for p in (0, 1):
+            if locks[p] is not None:
+                h = HOLE_INDEX.get(locks[p]) if isinstance(locks[p], str) else None
+                if h is None or not h % HOLES_PER_DISC or self._board[h] != p + 1:
+                    raise StateError(f"player {p}'s lock must be an own pin in an outer hole "
+                                     "[DSC-3]")
+                self._lock[p] = h
+            if bars[p] is not None:
+                if bars[p] not in LINE_NAMES:
+                    raise StateError(f"player {p}'s barrier must be on a line such as "
+                                     f"{LINE_NAMES[0]} [DSC-4]")
+                self._bar[p] = LINE_NAMES.index(bars[p])
+        if self._bar[0] >= 0 and self._bar[0] == self._bar[1]:
+            raise StateError("a line holds at most one barrier [DSC-4]")
+
+    def _load_score(self, data: dict[str, Any]) -> None:
+        tokens = data.get("tokens")
+        if not isinstance(tokens, list) or len(tokens) != 2 or not all(
+            isinstance(t, str) for t in tokens
+        ):
+            raise StateError("tokens must be two strings of colour letters")
+        for p in (0, 1):
+            if set(tokens[p]) - set(COLOURS) or len(set(tokens[p])) != len(tokens[p]):
+                raise StateError(f"player {p}'s tokens must be distinct letters R, G, B [DSC-5]")
+            self._tokens[p] = sum(1 << COLOURS.index(c) for c in tokens[p])
+        result = data.get("result")
+        if result is None:
+            if ALL_TOKENS in self._tokens:
+                raise StateError("a player holding every colour has won [DSC-6]")
+            return
+        if not isinstance(result, dict) or not isinstance(result.get("reason"), str):
+            raise StateError("result must be null or {winners, reason}")
+        winners = result.get("winners")
+        if winners not in ([], [0], [1]):
+            raise StateError("winners must be [], [0] or [1]")
+        assert isinstance(winners, list)
+        if winners and self._tokens[winners[0]] != ALL_TOKENS:
+            raise StateError("a winner holds a token of each colour [DSC-6]")
+        if not winners and ALL_TOKENS in self._tokens:
+            raise StateError("a player holding every colour has won, it is no draw [DSC-6]")
+        self._result = (tuple(winners), result["reason"][:200])
+
+    def _load_turn(self, data: dict[str, Any]) -> None:
+        turn = data.get("turn")
+        if not isinstance(turn, dict) or not all(
+            isinstance(turn.get(k), bool) for k in ("lock", "bar", "token")
+        ):
+            raise StateError("turn must be {lock, bar, token} true/false")
+        if self._phase == Phase.MAIN and any(turn.values()):
+            raise StateError("no blocking action or token before the main action [DSC-2]")
+        self._lock_done, self._bar_done, self._earned = turn["lock"], turn["bar"], turn["token"]
+        passes, quiet = data.get("passes"), data.get("quiet_turns")
+        if passes not in (0, 1) or isinstance(passes, bool):
+            raise StateError("passes must be 0 or 1")
+        if not isinstance(quiet, int) or isinstance(quiet, bool) or not (
+            0 <= quiet <= QUIET_TURN_LIMIT
+        ):
+            raise StateError(f"quiet_turns must be from 0 to {QUIET_TURN_LIMIT} [DSC-7]")
+        if quiet == QUIET_TURN_LIMIT and self._result is None:
+            raise StateError(f"{QUIET_TURN_LIMIT} quiet turns end the game [DSC-7]")
+        self._passes, self._quiet = passes, quiet
+        seen = data.get("seen", {})
+        if not isinstance(seen, dict) or not all(
+            isinstance(k, str) and len(k) < 200 and isinstance(v, int) and not isinstance(v, bool)
+            and 1 <= v <= REPETITION_LIMIT for k, v in seen.items()
+        ):
+            raise StateError("seen must map start-of-turn positions to counts 1 to 3 [DSC-7]")
+        if self._result is None and REPETITION_LIMIT in seen.values():
+            raise StateError("a position seen three times ends the game [DSC-7]")
+        self._reps = dict(seen)
+
+    def position_key(self) -> Any:
+        return (self._start_key(), self._phase, self._lock_done, self._bar_done, self._earned,
+                self._passes, self._quiet, self._result is not None)
+
+    # --- for the renderer and explain -----------------------------------------------------------
+    def describe_phase(self) -> str:
+        """Whose turn it is and what they may do, in words."""
+        if self._result is not None:
+            out = self.outcome()
+            assert out is not None
+            who = f"player {out.winners[0]} wins" if out.winners else "a draw"
+            return f"Game over: {who}: {out.reason}"
+        p = self._to_move
+        if self._phase == Phase.ARRANGE:
+            return "Player 0 arranges the discs (arrange RGBRGBRGB)"
+        if self._phase == Phase.CHOOSE:
+            return "Player 1 chooses a pin colour and two opposite corners (choose silver a1c3)"
+        colour = self.pin_colour(p)
+        if self._phase == Phase.MAIN:
+            return f"Player {p} ({colour}) to move: main action (move a pin, turn a disc, or pass)"
+        left = []
+        if not self._lock_done:
+            left.append("lock/unlock")
+        if not self._bar_done:
+            left.append("bar/unbar")
+        left.append("end")
+        return f"Player {p} ({colour}) to move: blocking actions ({', '.join(left)})"
+
+
+COLOUR_WORDS = dict(zip(COLOURS, COLOUR_NAMES, strict=True))
+__all__ = ["LINES", "NUM_LINES", "Discs", "Phase"]
