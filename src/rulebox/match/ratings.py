@@ -56,14 +56,10 @@ def elo_difference(score: float) -> float:
 
 
 def score_interval(wins: float, draws: float, losses: float, z: float = Z95) -> tuple[float, float]:
-    """Mean score (draw = 1/2) with a normal-approximation interval, clipped to [0, 1]."""
+    """A 95% interval of the mean score (draw = 1/2): the Wilson interval of the points out of
+    the games (never empty, even for 10-0)."""
     n = wins + draws + losses
-    if n == 0:
-        return 0.0, 1.0
-    mean = (wins + 0.5 * draws) / n
-    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2) / n
-    half = z * math.sqrt(var / n) if n > 1 else 1.0
-    return max(0.0, mean - half), min(1.0, mean + half)
+    return wilson_interval(wins + 0.5 * draws, n, z)
 
 
 def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, float]:

@@ -1,0 +1,173 @@
+"""36 to 1: counting cards. Everything here is public: the grid, the face-up cards, and which
+cards are unseen (the deck minus the face-up cards and the discard pile, S36-4), never their
+order.
+
+With the standard deck the game allows almost no waste: 36 cards for 35 removals. The
+evaluation therefore looks at the cubes left ``C`` and the cards left ``R`` (face-up + unseen):
+
+- the cubes must stay one orthogonally connected group: every group ends with at least one cube
+  that nothing can remove (S36-2), so two groups lose;
+- a card can remove a cube of its colour or in its symbol column; a maximum matching of cards
+  to cubes must cover all cubes but one, or some cube can never go (a *deficiency*);
+- softer: cubes that few remaining cards can reach (*scarce* cubes), cubes that hold the group
+  together (*articulation points*, unremovable until their neighbours go), and the spare cards
+  (``|R| - (|C| - 1)``).
+
+:func:`plan_value` scores a position given as masks, so that agents can score a move before
+the replacement card is drawn (which card comes does not change ``R``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from rulebox.core.game import Game
+from rulebox.games.solitaire36.board import (
+    CARD_COLOUR,
+    CARD_FILE_MASK,
+    FULL,
+    NOT_FILE_A,
+    NOT_FILE_F,
+    NUM_CELLS,
+    SIZE,
+)
+
+EMPTY = -1
+COPY_MAKE = True
+
+
+def spread(mask: int) -> int:
+    """``mask`` and its orthogonal neighbours."""
+    side = ((mask << 1) & NOT_FILE_A) | ((mask >> 1) & NOT_FILE_F)
+    return (mask | side | (mask << SIZE) | (mask >> SIZE)) & FULL
+
+
+def group_of(occ: int, seed: int) -> int:
+    """The connected group of ``occ`` that contains the cells of ``seed``."""
+    g = seed & occ
+    while True:
+        n = spread(g) & occ
+        if n == g:
+            return g
+        g = n
+
+
+def groups(occ: int) -> int:
+    """How many orthogonally connected groups the cubes ``occ`` form."""
+    n = 0
+    while occ:
+        g = group_of(occ, occ & -occ)
+        occ &= ~g
+        n += 1
+    return n
+
+
+def articulation(occ: int) -> int:
+    """The cubes whose removal would split a connected ``occ`` into two groups (a mask)."""
+    out = 0
+    m = occ
+    while m:
+        low = m & -m
+        m ^= low
+        rest = occ ^ low
+        if rest and group_of(rest, rest & -rest) != rest:
+            out |= low
+    return out
+
+
+def masks_of(game: Any) -> tuple[int, list[int]]:
+    """(all cubes, cubes per colour) as bit masks, from ``game.cube``."""
+    occ = 0
+    colour_masks = [0] * 6
+    for cell in range(NUM_CELLS):
+        c = game.cube(cell)
+        if c != EMPTY:
+            occ |= 1 << cell
+            colour_masks[c] |= 1 << cell
+    return occ, colour_masks
+
+
+def card_targets(card: int, occ: int, colour_masks: Sequence[int]) -> int:
+    """The cubes ``card`` matches by colour or column (adjacency aside)."""
+    return occ & (colour_masks[CARD_COLOUR[card]] | CARD_FILE_MASK[card])
+
+
+def max_matching(targets: Sequence[int]) -> int:
+    """The size of a maximum matching of cards (given by their target masks) to cubes."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: list[int]) -> bool:
+        m = targets[i] & ~seen[0]
+        while m:
+            low = m & -m
+            m ^= low
+            seen[0] |= low
+            j = owner.get(low)
+            if j is None or augment(j, seen):
+                owner[low] = i
+                return True
+        return False
+
+    size = 0
+    # scarce cards first: fewer augmenting searches
+    for i in sorted(range(len(targets)), key=lambda k: targets[k].bit_count()):
+        if targets[i] and augment(i, [0]):
+            size += 1
+    return size
+
+
+LOST = -1.0
+
+
+def plan_value(
+    occ: int, colour_masks: Sequence[int], cards: Sequence[int], held: Sequence[int] = ()
+) -> float:
+    """A score in [-1, 1] of cubes ``occ`` with ``cards`` left to come or in hand.
+
+    ``held`` are face-up cards kept: one that can remove nothing now will have to be discarded.
+    1 means won (one cube left); -1 means certainly lost.
+    """
+    n = occ.bit_count()
+    if n <= 1:
+        return 1.0 if n == 1 else LOST
+    if group_of(occ, occ & -occ) != occ:
+        return LOST
+    targets = [card_targets(c, occ, colour_masks) for c in cards]
+    need = n - 1
+    if len(cards) < need:
+        return LOST
+    if max_matching(targets) < need:
+        return LOST
+    spare = len(cards) - need
+    # scarce cubes: few cards can still take them
+    scarcity = 0.0
+    m = occ
+    while m:
+        low = m & -m
+        m ^= low
+        k = sum(1 for t in targets if t & low)
+        scarcity += 1.0 / (k + 0.5)
+    cut = articulation(occ).bit_count()
+    dead_held = 0
+    near = occ & spread(occ) if n > 1 else 0
+    for c in held:
+        if not (card_targets(c, occ, colour_masks) & _with_neighbour(occ)):
+            dead_held += 1
+    del near
+    score = 0.6 * spare - 1.0 * scarcity - 0.15 * cut - 0.4 * dead_held
+    return math.tanh(score / 4.0) * 0.9
+
+
+def _with_neighbour(occ: int) -> int:
+    near = ((occ << 1) & NOT_FILE_A) | ((occ >> 1) & NOT_FILE_F) | (occ << SIZE) | (occ >> SIZE)
+    return occ & near
+
+
+def values(game: Game) -> list[float]:
+    """The plan value of the position (public parts only)."""
+    g: Any = game
+    occ, colour_masks = masks_of(g)
+    cards = list(g.faceup()) + list(g.unseen())
+    return [plan_value(occ, colour_masks, cards, g.faceup())]

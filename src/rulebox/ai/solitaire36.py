@@ -1,0 +1,176 @@
+"""Agents for 36 to 1 (solitaire): ``connected``, the simple baseline, and ``counter``, which
+counts cards and plans.
+
+Both read only public parts of the game: the grid, the face-up cards, the discard pile and so
+the set of unseen cards (S36-4), never the order of the draw pile.
+
+- ``connected`` plays a random legal move that keeps the cubes in one orthogonally connected
+  group (a split always loses: every group keeps a last cube, S36-2, S36-5).
+- ``counter`` scores every legal move by :func:`rulebox.ai.heuristics.solitaire36.plan_value`
+  of the cubes and cards left after it (which card is drawn next does not change the set of
+  cards left). With ``lookahead=1`` (default) it adds an expectation over the next card drawn:
+  for every unseen card, the best reply's plan value, averaged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.budget import Budget
+from rulebox.ai.heuristics.solitaire36 import (
+    LOST,
+    card_targets,
+    group_of,
+    masks_of,
+    plan_value,
+)
+from rulebox.core.game import Game
+from rulebox.core.rng import rng
+from rulebox.games.solitaire36.board import NOT_FILE_A, NOT_FILE_F, SIZE
+from rulebox.games.solitaire36.moves import DISCARD
+
+GAME = "36to1"
+
+
+def _with_neighbour(occ: int) -> int:
+    near = ((occ << 1) & NOT_FILE_A) | ((occ >> 1) & NOT_FILE_F) | (occ << SIZE) | (occ >> SIZE)
+    return occ & near
+
+
+class ConnectedAgent:
+    """The baseline: a random move that does not split the cubes into two groups."""
+
+    name = "connected"
+
+    def __init__(self, game_id: str, settings: Settings) -> None:
+        self._rng = rng(settings.seed, "connected", game_id)
+
+    def choose(self, game: Game) -> Any:
+        moves = sorted(game.legal_moves(), key=str)
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        occ, _ = masks_of(game)
+        keep = []
+        for m in moves:
+            if m.cell == DISCARD:
+                keep.append(m)
+                continue
+            rest = occ & ~(1 << m.cell)
+            if group_of(rest, rest & -rest) == rest:
+                keep.append(m)
+        pool = keep or moves
+        return pool[self._rng.randrange(len(pool))]
+
+
+class CounterAgent:
+    """Counts the cards left and keeps a removal plan feasible (see the module docstring)."""
+
+    name = "counter"
+
+    def __init__(self, game_id: str, settings: Settings) -> None:
+        self._rng = rng(settings.seed, "counter", game_id)
+        self.settings = settings
+        self.lookahead = int((settings.extra or {}).get("lookahead", "1"))
+
+    def choose(self, game: Game) -> Any:
+        g: Any = game
+        moves = sorted(game.legal_moves(), key=str)
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        if len(moves) == 1:
+            return moves[0]
+        budget = Budget.from_settings(self.settings, default_time=10.0)
+        occ, colour_masks = masks_of(g)
+        faceup = list(g.faceup())
+        unseen = list(g.unseen())
+        scored = []
+        for m in moves:
+            scored.append((self._after(m, occ, colour_masks, faceup, unseen), m))
+        scored.sort(key=lambda t: -t[0])
+        if self.lookahead >= 1 and unseen:
+            # refine the promising moves by the expected best reply over the next card
+            top = [t for t in scored if t[0] > LOST][:6]
+            refined = []
+            for value, m in top:
+                if budget.out_of_time():
+                    break
+                refined.append((0.5 * value + 0.5 * self._expect(m, occ, colour_masks,
+                                                                faceup, unseen), m))
+            if len(refined) == len(top) and refined:
+                scored = sorted(refined, key=lambda t: -t[0]) + scored[len(top):]
+        best_value = scored[0][0]
+        best = [m for v, m in scored if v >= best_value - 1e-12]
+        return best[self._rng.randrange(len(best))]
+
+    @staticmethod
+    def _after(
+        m: Any, occ: int, colour_masks: list[int], faceup: list[int], unseen: list[int]
+    ) -> float:
+        other = [c for c in faceup if c != m.card]
+        cards = other + unseen
+        if m.cell == DISCARD:
+            return plan_value(occ, colour_masks, cards, other)
+        bit = 1 << m.cell
+        cm = list(colour_masks)
+        for i, mask in enumerate(cm):
+            if mask & bit:
+                cm[i] = mask ^ bit
+        return plan_value(occ ^ bit, cm, cards, other)
+
+    def _expect(
+        self, m: Any, occ: int, colour_masks: list[int], faceup: list[int], unseen: list[int]
+    ) -> float:
+        other = [c for c in faceup if c != m.card]
+        if m.cell != DISCARD:
+            bit = 1 << m.cell
+            occ ^= bit
+            colour_masks = [mask & ~bit for mask in colour_masks]
+        if occ.bit_count() <= 1:
+            return 1.0
+        total = 0.0
+        near = _with_neighbour(occ)
+        for d in unseen:
+            hand = [*other, d]
+            rest = [c for c in unseen if c != d]
+            best = LOST
+            for card in hand:
+                keep = [c for c in hand if c != card]
+                t = card_targets(card, occ, colour_masks) & near
+                if not t:
+                    if rest:
+                        best = max(best, _plan_after(occ, colour_masks, keep + rest, keep, 0))
+                    continue
+                while t:
+                    low = t & -t
+                    t ^= low
+                    best = max(best, _plan_after(occ, colour_masks, keep + rest, keep, low))
+            total += best
+        return total / len(unseen)
+
+
+def _plan_after(occ: int, colour_masks: list[int], cards: list[int], held: list[int],
+                bit: int) -> float:
+    if bit:
+        occ ^= bit
+        colour_masks = [mask & ~bit for mask in colour_masks]
+    return plan_value(occ, colour_masks, cards, held)
+
+
+register_agent(
+    AgentEntry(
+        "connected",
+        "36 to 1 baseline: a random move that keeps the cubes in one group",
+        ConnectedAgent,
+        games=(GAME,),
+    )
+)
+register_agent(
+    AgentEntry(
+        "counter",
+        "36 to 1: counts the unseen cards and keeps a removal plan feasible (lookahead=0|1)",
+        CounterAgent,
+        games=(GAME,),
+        extra_settings=("lookahead",),
+    )
+)

@@ -1,0 +1,166 @@
+"""``rulebox tournament <game> --agents A,B,C --games N``: a seat-rotated round robin in worker
+processes, with a progress bar, a results table, ratings and the first player's win rate.
+
+An agent is written ``name[:key=value...]``, e.g. ``mcts:iterations=2000`` or ``alphabeta:depth=3``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+
+from rulebox.core.errors import RuleboxError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The tournament's command-line arguments."""
+    parser.add_argument("game", help="game id (see rulebox games)")
+    parser.add_argument(
+        "--agents", required=True,
+        help="comma-separated agents, each name[:key=value...] (e.g. random,mcts:iterations=500)",
+    )
+    parser.add_argument("--games", type=int, default=10, help="games per group of agents")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (default: the number of CPUs)")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    parser.add_argument("--time", type=float, default=None,
+                        help="seconds per move for agents that set neither time= nor iterations=")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable), e.g. -o players=3")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    parser.add_argument("--json", metavar="FILE", help="write the full results to FILE")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise RuleboxError(f"options are written key=value, not {pair[:40]!r}")
+        out[key.strip().lower()] = value.strip()
+    return out
+
+
+def _fmt_ci(value: float, ci: float) -> str:
+    if math.isinf(ci):
+        return f"{value:+.0f} ± ∞"
+    return f"{value:+.0f} ± {ci:.0f}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament that ``args`` describe; 0 on success, 2 on bad arguments."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from rulebox.ai import make_agent
+    from rulebox.core.registry import game_entry, new_game
+    from rulebox.match.ratings import score_interval, wilson_interval
+    from rulebox.match.tournament import AgentSpec, run_jobs, schedule, summarize, write_csv
+
+    console = Console()
+    err = Console(stderr=True)
+    try:
+        entry = game_entry(args.game)
+        options = _options(list(getattr(args, "option", []) or []))
+        specs = [AgentSpec.parse(a) for a in str(args.agents).split(",") if a.strip()]
+        if not specs:
+            raise RuleboxError("name at least one agent with --agents")
+        if len({s.label for s in specs}) != len(specs):
+            raise RuleboxError("name each agent once (vary a setting to tell two apart)")
+        for s in specs:  # fail early on unknown agents or settings
+            make_agent(s.name, entry.id, dict(s.settings))
+        if args.games < 1:
+            raise RuleboxError("--games must be at least 1")
+        new_game(entry.id, options)
+    except (RuleboxError, ValueError) as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    workers = args.workers if args.workers else (os.cpu_count() or 1)
+    jobs = schedule(entry.id, specs, args.games, args.seed, options, args.time)
+    console.print(
+        f"[bold]{entry.title}[/bold]: {len(jobs)} games, agents "
+        + ", ".join(s.label for s in specs) + f", seed {args.seed}, {workers} worker(s)"
+    )
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(),
+        MofNCompleteColumn(), TimeElapsedColumn(), console=err, disable=bool(args.quiet),
+    )
+    with progress:
+        task = progress.add_task("playing", total=len(jobs))
+        results = run_jobs(jobs, workers, lambda r: progress.advance(task))
+    summary = summarize(entry.id, specs, results)
+
+    table = Table(title=f"{entry.title}: results")
+    table.add_column("agent", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column("won", justify="right")
+    table.add_column("drawn", justify="right")
+    table.add_column("lost", justify="right")
+    if summary.solitaire:
+        table.add_column("win rate (95% CI)", justify="right")
+    else:
+        table.add_column("score", justify="right")
+        table.add_column("Elo ± 95%", justify="right", no_wrap=True)
+    table.add_column("mean return", justify="right")
+    table.add_column("slowest move", justify="right")
+    ratings = {r.name: r for r in summary.ratings}
+    order = sorted(summary.agents, key=lambda a: -(ratings[a].elo if a in ratings else
+                                                   summary.stats[a].score))
+    for label in order:
+        s = summary.stats[label]
+        row = [label, str(s.games), str(s.wins), str(s.draws), str(s.losses)]
+        if summary.solitaire:
+            lo, hi = wilson_interval(s.wins, s.games)
+            row.append(f"{s.wins / max(1, s.games):.1%} ({lo:.1%}-{hi:.1%})")
+        else:
+            row.append(f"{s.score:.3f}")
+            r = ratings.get(label)
+            row.append(_fmt_ci(r.elo, r.ci95) if r else "")
+        row.append(f"{s.returns / max(1, s.games):+.3f}")
+        row.append(f"{s.slowest_move:.2f}s")
+        table.add_row(*row)
+    console.print(table)
+    if summary.pairs:
+        pt = Table(title="pairs")
+        for col in ("agent", "vs", "W-D-L", "score (95% CI)"):
+            pt.add_column(col, no_wrap=True)
+        for (a, b), (w, d, lo_) in summary.pairs.items():
+            n = w + d + lo_
+            slo, shi = score_interval(w, d, lo_)
+            pt.add_row(a, b, f"{w:g}-{d:g}-{lo_:g}",
+                       f"{(w + d / 2) / max(1, n):.3f} ({slo:.3f}-{shi:.3f})")
+        console.print(pt)
+    n = len(summary.results)
+    if n and not summary.solitaire:
+        lo, hi = wilson_interval(summary.first_player_wins, n)
+        console.print(
+            f"first player won {summary.first_player_wins}/{n} "
+            f"({summary.first_player_win_rate:.1%}, 95% CI {lo:.1%}-{hi:.1%}); "
+            f"{n - summary.decided_games} drawn"
+        )
+    errors = [r for r in summary.results if r.error]
+    for r in errors[:5]:
+        err.print(f"[yellow]game {r.index}:[/yellow] {r.error}")
+    if args.csv:
+        write_csv(summary, args.csv)
+        console.print(f"wrote {args.csv}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(summary.to_json(), f, indent=1)
+        console.print(f"wrote {args.json}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run as ``python -m rulebox.cli.tournament``."""
+    parser = argparse.ArgumentParser(prog="rulebox tournament", description=__doc__)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
