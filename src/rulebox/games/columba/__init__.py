@@ -1,0 +1,30 @@
+"""Columba (Laurent Escoffier, Ludocom 2012): 2-4 players lay cards of wild pigeons, capture
+pigeons for their objectives and build estates around dovecotes."""
+
+from rulebox.core.registry import GameEntry, register_game
+from rulebox.games.columba.render import explain, render
+from rulebox.games.columba.rules import SEATS, Columba
+
+NOTATION = """\
+Squares are x,y (the first territory card's top-left field is 0,0; x east, y south).
+Pigeon colours: W white, G grey, B brown, K black. One action per move:
+  place 2,0 r90     lay the card in hand on 2..3, 0..1, turned 90 degrees clockwise
+  goal / nogoal     after completing an objective: take a new one from the deck, or not
+  cote small 1,1    a dovecote (small or large) on square 1,1
+  tile W 3,1        a white domesticated pigeon from your reserve onto 3,1
+  buy / raise       a falcon chick for 2 reserve tiles / raise it (a later turn) for 2 more
+  falcon 4,0        an adult falcon onto 4,0 (a pigeon of an opponent's estate)
+  end               end the turn (the next player draws the next card)"""
+
+register_game(
+    GameEntry(
+        cls=Columba,  # type: ignore[type-abstract]
+        render=render,  # type: ignore[arg-type]
+        package=__name__,
+        notation_help=NOTATION,
+        seat_names=SEATS,
+        explain=explain,  # type: ignore[arg-type]
+    )
+)
+
+__all__ = ["Columba"]

@@ -1,0 +1,112 @@
+"""Columba's actions: one small frozen value per action, with one canonical text each.
+
+``place x,y rN``  the card in hand on x..x+1, y..y+1, turned N = 0, 90, 180, 270 clockwise
+``goal`` / ``nogoal``  after completing an objective: take a new one from the deck, or not
+``cote small x,y`` / ``cote large x,y``  a dovecote on square x,y
+``tile C x,y``    a domesticated pigeon of colour C (W, G, B, K) from the reserve onto x,y
+``buy``           a falcon chick for 2 reserve tiles;  ``raise``  a chick to an adult for 2 more
+``falcon x,y``    an adult falcon onto x,y
+``end``           end the turn
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rulebox.core.errors import InvalidMoveError
+from rulebox.games.columba.cards import COLOUR_INDEX, COLOURS, key, xy
+
+VERBS = ("place", "goal", "nogoal", "cote", "tile", "buy", "raise", "falcon", "end")
+
+
+@dataclass(frozen=True, slots=True)
+class ColumbaMove:
+    """An action. ``sq`` is the square key (top-left for ``place``), ``arg`` the rotation in
+    quarter turns (``place``), 1 for a large dovecote (``cote``) or the colour (``tile``)."""
+
+    verb: str
+    sq: int = 0
+    arg: int = 0
+
+    def __str__(self) -> str:
+        v = self.verb
+        if v in ("goal", "nogoal", "buy", "raise", "end"):
+            return v
+        x, y = xy(self.sq)
+        if v == "place":
+            return f"place {x},{y} r{90 * self.arg}"
+        if v == "cote":
+            return f"cote {'large' if self.arg else 'small'} {x},{y}"
+        if v == "tile":
+            return f"tile {COLOURS[self.arg]} {x},{y}"
+        return f"falcon {x},{y}"
+
+    def __repr__(self) -> str:
+        return f"parse_columba_move({str(self)!r})"
+
+
+GOAL = ColumbaMove("goal")
+NOGOAL = ColumbaMove("nogoal")
+BUY = ColumbaMove("buy")
+RAISE = ColumbaMove("raise")
+END = ColumbaMove("end")
+_PLAIN = {"goal": GOAL, "nogoal": NOGOAL, "buy": BUY, "raise": RAISE, "end": END}
+
+_SQ = r"(-?\d{1,3})\s*,\s*(-?\d{1,3})"
+_PLACE = re.compile(r"^place\s+" + _SQ + r"(?:\s+r?\s*(\d{1,3}))?$")
+_COTE = re.compile(r"^cote\s+(small|large|s|l)\s+" + _SQ + "$")
+_TILE = re.compile(r"^tile\s+([a-z])\s+" + _SQ + "$")
+_FALCON = re.compile(r"^falcon\s+" + _SQ + "$")
+_LIMIT = 500
+
+HELP = ("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile C x,y, buy, raise, "
+        "falcon x,y or end")
+
+
+def _square(text: str, xs: str, ys: str) -> int:
+    x, y = int(xs), int(ys)
+    if not (-_LIMIT < x < _LIMIT and -_LIMIT < y < _LIMIT):
+        raise InvalidMoveError(text, f"square {x},{y} is far outside any territory")
+    return key(x, y)
+
+
+def parse_columba_move(text: str) -> ColumbaMove:
+    """Read an action's text (case and extra spaces do not matter). Whether it is legal is for
+    the rules to say."""
+    t = " ".join(text.lower().split())
+    if t in _PLAIN:
+        return _PLAIN[t]
+    m = _PLACE.match(t)
+    if m:
+        deg = int(m.group(3) or 0)
+        if deg not in (0, 90, 180, 270):
+            raise InvalidMoveError(text, "turn the card r0, r90, r180 or r270 (degrees clockwise)")
+        return ColumbaMove("place", _square(text, m.group(1), m.group(2)), deg // 90)
+    m = _COTE.match(t)
+    if m:
+        return ColumbaMove("cote", _square(text, m.group(2), m.group(3)),
+                           1 if m.group(1).startswith("l") else 0)
+    m = _TILE.match(t)
+    if m:
+        letter = m.group(1).upper()
+        if letter not in COLOUR_INDEX:
+            raise InvalidMoveError(text, f"pigeon colours are {', '.join(COLOURS)}")
+        return ColumbaMove("tile", _square(text, m.group(2), m.group(3)), COLOUR_INDEX[letter])
+    m = _FALCON.match(t)
+    if m:
+        return ColumbaMove("falcon", _square(text, m.group(1), m.group(2)))
+    if len(text) > 200:
+        raise InvalidMoveError(text, "too long")
+    return _explain_bad(text, t)
+
+
+def _explain_bad(text: str, t: str) -> ColumbaMove:
+    word = t.split(" ", 1)[0] if t else ""
+    hints = {
+        "place": "write place x,y rN, e.g. place 2,0 r90",
+        "cote": "write cote small x,y or cote large x,y",
+        "tile": "write tile C x,y with C one of W, G, B, K, e.g. tile W 3,1",
+        "falcon": "write falcon x,y",
+    }
+    raise InvalidMoveError(text, hints.get(word, HELP))

@@ -1,0 +1,196 @@
+"""Columba drawn as text: the territory as a grid with coordinates, then each player's board.
+
+Every square is three characters, so the grid reads without colour too:
+
+* first, the pigeon's colour: ``W G B K`` a wild pigeon (a card's field), ``w g b k`` a
+  domesticated tile; ``F`` a falcon;
+* second, the owner (seat number) of the estate the square belongs to, ``.`` if none (for a
+  falcon: who laid it);
+* third, ``S`` / ``L`` a small / large dovecote, ``p`` the Pond, ``*`` laid this turn.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from rulebox.games.columba.cards import CARDS, COLOURS, DECK_NOTE, ROTATIONS, sq_text, xy
+from rulebox.games.columba.moves import ColumbaMove
+from rulebox.games.columba.rules import (
+    ACTIONS,
+    FALCON,
+    FIELD,
+    GOAL_PHASE,
+    PLACE,
+    POND_ID,
+    SEATS,
+    Columba,
+)
+
+BG = ("black on grey93", "black on grey58", "white on dark_orange3", "white on grey11")
+PLAYER_STYLE = ("bold red", "bold magenta", "bold yellow", "bold green")
+
+
+def _cell(game: Columba, k: int, owner_of: dict[int, int]) -> tuple[str, str]:
+    s = game.squares().get(k)
+    if s is None:
+        return " · ", "dim"
+    kind, colour, turn, who, card = s
+    if kind == FALCON:
+        return f"F{who}!", "bold white on red"
+    letter = COLOURS[colour] if kind == FIELD else COLOURS[colour].lower()
+    o = owner_of.get(k, -1)
+    mark = " "
+    cote = game.cotes().get(k)
+    if cote is not None:
+        mark = "L" if cote[1] else "S"
+    elif card == POND_ID:
+        mark = "p"
+    elif turn == game.turn_number and game.phase != "over":
+        mark = "*"
+    return f"{letter}{o if o >= 0 else '.'}{mark}", BG[colour]
+
+
+def _card_text(card: str, rot: int = 0) -> str:
+    f = ROTATIONS[card][rot]
+    return f"{COLOURS[f[0]]}{COLOURS[f[1]]}/{COLOURS[f[2]]}{COLOURS[f[3]]}"
+
+
+def render(game: Columba, player: int | None = None) -> Text:
+    """The territory, every player's objective, reserve, dovecotes, falcons and score, and the
+    card in hand. Nothing of the deck's order is shown (only how many cards are left)."""
+    out = Text()
+    owner_of: dict[int, int] = {}
+    values: list[str] = []
+    for owner, k, large, members in game.estates():
+        for q in members:
+            owner_of[q] = owner
+        per = 2 if large else 1
+        values.append(f"{SEATS[owner]} (player {owner}): {'large' if large else 'small'} "
+                      f"dovecote at {sq_text(k)}, {len(members)} pigeons x {per} = "
+                      f"{len(members) * per}")
+    coords = [xy(k) for k in game.squares()]
+    xs = [c[0] for c in coords]
+    ys = [c[1] for c in coords]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+    from rulebox.games.columba.cards import key
+
+    out.append("     " + "".join(f"{x:^4}" for x in range(x0, x1 + 1)) + "\n")
+    for y in range(y0, y1 + 1):
+        out.append(f"{y:>4} ")
+        for x in range(x0, x1 + 1):
+            text, style = _cell(game, key(x, y), owner_of)
+            out.append(text, style=style)
+            out.append(" ")
+        out.append("\n")
+    out.append("  W/G/B/K wild pigeon, w/g/b/k domesticated tile, F falcon; then estate owner; "
+               "S/L dovecote, p Pond, * laid this turn\n", style="dim")
+    out.append("\nEstates:\n" if values else "\nNo estates yet.\n")
+    for line in values:
+        out.append(f"  {line}\n")
+    scores = game.scores()
+    out.append("\n")
+    for p in range(game.num_players):
+        obj, slots = game.objective(p)
+        if obj is None:
+            goal = "no objective"
+        else:
+            f = CARDS[obj].fields
+            marks = [COLOURS[f[i]] + ("+" if slots[i] else "-") for i in range(4)]
+            goal = f"objective {obj} [{marks[0]} {marks[1]} / {marks[2]} {marks[3]}]"
+        res = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.reserve(p)))
+        small, large = game.cotes_left(p)
+        chicks, adults = game.falcons_of(p)
+        mate = game.partner(p)
+        team = f" (team with {SEATS[mate]})" if mate is not None else ""
+        out.append(f" {SEATS[p]:>6} ", style=PLAYER_STYLE[p])
+        out.append(f" player {p}{team}: {goal}; reserve {res}; dovecotes left {small} small "
+                   f"{large} large; falcons {chicks} chick {adults} adult; score {scores[p]}\n")
+    supply = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.supply()))
+    out.append(f"\n Supply: tiles {supply}, falcons {game.falcon_supply()}. "
+               f"Deck: {game.cards_left()} cards left (the project's own deck: {_short_note()})\n")
+    outcome = game.outcome()
+    if outcome is None:
+        p = game.current_player()
+        out.append(f"\n To move: {SEATS[p]} (player {p}), turn {game.turn_number + 1}: ",
+                   style="bold")
+        if game.phase == PLACE and game.hand is not None:
+            hand = game.hand
+            out.append(f"lay card {hand} {_card_text(hand)} (rows top/bottom) with "
+                       "place x,y rN\n", style="bold")
+        elif game.phase == GOAL_PHASE:
+            out.append("objective complete: goal (take a new one) or nogoal\n", style="bold")
+        elif game.phase == ACTIONS:
+            cote, falcon, tiles = game.turn_flags()
+            done = []
+            if cote:
+                done.append("dovecote placed")
+            if falcon:
+                done.append("falcon acquired")
+            if tiles:
+                done.append(f"{len(tiles)} tile(s) laid")
+            out.append("cote, tile, buy, raise, falcon or end"
+                       + (f" ({', '.join(done)})" if done else "") + "\n", style="bold")
+    else:
+        who = ("a draw" if not outcome.winners
+               else " and ".join(f"{SEATS[w]} (player {w})" for w in outcome.winners) + " win")
+        out.append(f"\n Game over: {who}: {outcome.reason}\n", style="bold")
+    return out
+
+
+def _short_note() -> str:
+    return "printed faces unknown" if "not known" in DECK_NOTE else DECK_NOTE
+
+
+def explain(game: Columba, arg: str) -> str:
+    """``explain card``: where the card in hand may go; ``explain estates``: every estate and
+    its value; ``explain x,y``: what lies on a square and who may do what there."""
+    word = arg.strip().lower()
+    if word in ("", "card", "hand"):
+        if game.phase != PLACE or game.hand is None:
+            return "There is no card in hand to lay now."
+        moves: list[ColumbaMove] = [m for m in game.legal_moves() if m.verb == "place"]
+        captures: list[str] = []
+        touches: list[str] = []
+        sq = game.squares()
+        from rulebox.games.columba.cards import OFFSETS
+
+        for m in moves:
+            covered = [m.sq + o for o in OFFSETS if m.sq + o in sq]
+            if covered:
+                what = "".join(COLOURS[sq[k][1]] for k in covered)
+                captures.append(f"{m} (captures {what})")
+            else:
+                touches.append(str(m))
+        lines = [f"Card {game.hand} {_card_text(game.hand)} may go to {len(moves)} places."]
+        if captures:
+            lines.append(f"Capturing ({len(captures)}): " + "; ".join(captures))
+        else:
+            lines.append("No capture is possible (CB-3, CB-4).")
+        lines.append(f"Touching the territory ({len(touches)}): " + ", ".join(touches[:60])
+                     + (" ..." if len(touches) > 60 else ""))
+        return "\n".join(lines)
+    if word in ("estates", "estate", "score", "scores"):
+        rows = [f"{SEATS[o]} (player {o}): {'large' if lg else 'small'} dovecote at "
+                f"{sq_text(k)}, {len(m)} pigeons -> {len(m) * (2 if lg else 1)} points"
+                for o, k, lg, m in game.estates()]
+        rows.append("Scores now (an unfinished objective costs 4): "
+                    + ", ".join(str(s) for s in game.scores()))
+        return "\n".join(rows)
+    try:
+        from rulebox.games.columba.moves import parse_columba_move
+
+        k = parse_columba_move(f"falcon {word}").sq
+    except ValueError:
+        return "explain card | estates | x,y"
+    s = game.squares().get(k)
+    if s is None:
+        return f"{sq_text(k)} is empty."
+    kind, colour, turn, who, card = s
+    owner = game.estate_owner(k)
+    est = f"in {SEATS[owner]}'s estate" if owner >= 0 else "in no estate"
+    if kind == FALCON:
+        return f"{sq_text(k)}: a falcon laid by {SEATS[who]} on turn {turn + 1}."
+    if kind == FIELD:
+        return f"{sq_text(k)}: a wild {COLOURS[colour]} pigeon of card {card}, {est}."
+    return (f"{sq_text(k)}: a domesticated {COLOURS[colour]} tile laid by {SEATS[who]} on turn "
+            f"{turn + 1}, {est}.")

@@ -1,0 +1,1208 @@
+"""Columba (Laurent Escoffier, Ludocom 2012): the rules CB-1..CB-12 and CB-16 of RULINGS.md.
+
+The territory is a dict from square key (see :mod:`cards`) to the top item there, a tuple
+``(kind, colour, turn, who, card)``: a wild pigeon ``FIELD`` of a card (``card`` is its id,
+``turn`` the turn it was laid), a domesticated pigeon ``TILE`` (``who`` laid it on ``turn``) or a
+``FALCON`` (``who`` laid it; ``card`` is the colour of a tile under it, or ``None``). Only
+the top item counts, so nothing else under it is kept. Dovecotes
+stand on squares (``_cotes``: key -> (owner, large)).
+
+Regions are the orthogonally connected squares of one colour (falcons and empty squares
+separate them); a region holding a dovecote is its owner's estate. Regions are computed by a
+flood fill when first needed after a change and cached.
+
+The turn: the player to move always holds a card (drawn as part of the previous ``end``, from
+the deck order fixed at set-up). ``place`` lays it (phase ``place``); completing the objective
+leads to phase ``goal`` (``goal`` / ``nogoal``, after which the old objective card is in hand);
+otherwise phase ``actions``: ``cote``, ``tile``, ``buy``, ``raise``, ``falcon`` in any order, and
+``end``. The game is over at the ``end`` of a turn in which the deck ran out (CB-11).
+
+Undo keeps one snapshot of the mutable state per move (the state is small).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any, Self
+
+from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.options import OptionSpec, int_option
+from rulebox.core.rng import rng
+from rulebox.games.columba.cards import (
+    CARDS,
+    COLOUR_INDEX,
+    COLOUR_NAMES,
+    COLOURS,
+    DECK_IDS,
+    EDGE_NEIGHBOURS,
+    NEIGHBOURS,
+    OFFSETS,
+    POND_ID,
+    ROTATIONS,
+    STARTING_IDS,
+    STRIDE,
+    key,
+    sq_text,
+)
+from rulebox.games.columba.moves import (
+    BUY,
+    END,
+    GOAL,
+    NOGOAL,
+    RAISE,
+    ColumbaMove,
+    parse_columba_move,
+)
+
+FIELD, TILE, FALCON = 0, 1, 2
+KIND_NAMES = ("field", "tile", "falcon")
+
+PLACE, GOAL_PHASE, ACTIONS, OVER = "place", "goal", "actions", "over"
+PHASES = (PLACE, GOAL_PHASE, ACTIONS, OVER)
+
+SEATS = ("red", "purple", "yellow", "green")
+TILES_PER_COLOUR = 15
+FALCONS = 12
+PENALTY = 4
+COTES = {2: (3, 1), 3: (2, 1), 4: (1, 1)}
+"""(small, large) dovecotes per player by number of players (CB-1)."""
+
+# Outside neighbours of each card field (OFFSETS order), relative to the card's top-left, and
+# the pairs of card fields that touch each other.
+_FIELD_OUTSIDE = ((-1, -STRIDE), (STRIDE - 1, 2 * STRIDE), (2, -STRIDE + 1),
+                  (STRIDE + 2, 2 * STRIDE + 1))
+_FIELD_PAIRS = ((0, 1), (0, 2), (1, 3), (2, 3))
+_RING = tuple(dx * STRIDE + dy for dx in (-2, -1, 0, 1) for dy in (-2, -1, 0, 1))
+
+_MOVES: dict[tuple[str, int, int], ColumbaMove] = {}
+
+
+def _mv(verb: str, sq: int, arg: int) -> ColumbaMove:
+    """Move values are shared (cheap to list thousands of times)."""
+    k = (verb, sq, arg)
+    m = _MOVES.get(k)
+    if m is None:
+        m = _MOVES[k] = ColumbaMove(verb, sq, arg)
+    return m
+
+
+def _parse_deck(text: str) -> tuple[str, ...]:
+    ids = tuple(t.strip().upper() for t in text.split(",") if t.strip())
+    unknown = [c for c in ids if c not in DECK_IDS]
+    if unknown:
+        raise ValueError(f"unknown card {unknown[0][:10]!r} (cards are C01..C30)")
+    if len(set(ids)) != len(ids):
+        dup = next(c for c in ids if ids.count(c) > 1)
+        raise ValueError(f"card {dup} is listed twice")
+    if len(ids) < 2:
+        raise ValueError("the deck needs at least 2 cards (one starts the territory)")
+    return ids
+
+
+PLAYERS_OPTION = int_option("players", 2, "number of players (4 = two teams, 0+2 against 1+3)",
+                            2, 4)
+DECK_OPTION = OptionSpec(
+    "deck", None,
+    "order of the shuffled cards, ids comma-separated, first starts the territory (CB-16); "
+    "a shorter list plays a shorter game",
+    parse=_parse_deck, show=lambda v: ",".join(v),
+)
+
+
+class Columba(Game):
+    """A game of Columba for 2, 3 or 4 players (4: two teams)."""
+
+    id = "columba"
+    title = "Columba"
+    player_counts = (2, 3, 4)
+    option_specs = (PLAYERS_OPTION, DECK_OPTION)
+    max_moves = 3000
+    return_bounds = (-1.0, 1.0)
+    has_hidden_information = True
+
+    # --- set-up -------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return int(self.opts.get("players") or 2)
+
+    def _setup(self) -> None:
+        n = self.num_players
+        order = self.opts.get("deck")
+        if order is None:
+            cards = list(DECK_IDS)
+            rng(self.opts["seed"], "columba-deck").shuffle(cards)
+        else:
+            cards = list(order)
+        self._friends: tuple[tuple[int, ...], ...] = tuple(
+            (p, (p + 2) % 4) if n == 4 else (p,) for p in range(n)
+        )
+        self._sq: dict[int, tuple[Any, ...]] = {}
+        self._cotes: dict[int, tuple[int, bool]] = {}
+        self._lay(key(0, 0), cards[0], 0, -1)
+        self._deck: list[str] = list(reversed(cards[1:]))  # the top card is last
+        self._obj: list[str | None] = [STARTING_IDS[p] for p in range(n)]
+        self._slots: list[list[bool]] = [[False] * 4 for _ in range(n)]
+        self._reserve: list[list[int]] = [[0] * 4 for _ in range(n)]
+        self._supply: list[int] = [TILES_PER_COLOUR] * 4
+        small, large = COTES[n]
+        self._cotes_left: list[list[int]] = [[small, large] for _ in range(n)]
+        self._chicks: list[list[int]] = [[] for _ in range(n)]
+        self._adults: list[int] = [0] * n
+        self._falcons = FALCONS
+        self._to_move = 0
+        self._turn = 0
+        self._phase = PLACE
+        self._hand: str | None = self._deck.pop()
+        self._cote_done = False
+        self._falcon_done = False
+        self._turn_tiles: list[int] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self._dirty()
+
+    def _dirty(self) -> None:
+        self._reg: tuple[dict[int, int], list[list[int]], list[int]] | None = None
+        self._legal: list[ColumbaMove] | None = None
+
+    def _lay(self, k0: int, card: str, rot: int, turn: int) -> None:
+        for off, colour in zip(OFFSETS, ROTATIONS[card][rot], strict=True):
+            self._sq[k0 + off] = (FIELD, colour, turn, -1, card)
+
+    # --- state queries ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._phase == OVER else self._to_move
+
+    @property
+    def phase(self) -> str:
+        """``place``, ``goal``, ``actions`` or ``over``."""
+        return self._phase
+
+    @property
+    def hand(self) -> str | None:
+        """The card the player to move must place, if any."""
+        return self._hand
+
+    @property
+    def turn_number(self) -> int:
+        """Turns played before this one (the first turn is 0)."""
+        return self._turn
+
+    def cards_left(self) -> int:
+        """Cards still in the deck."""
+        return len(self._deck)
+
+    def partner(self, p: int) -> int | None:
+        """The partner of ``p`` in a 4-player game."""
+        return self._friends[p][1] if len(self._friends[p]) > 1 else None
+
+    def squares(self) -> dict[int, tuple[Any, ...]]:
+        """The territory: key -> (kind, colour, turn, who, card) of the top item (read only)."""
+        return self._sq
+
+    def cotes(self) -> dict[int, tuple[int, bool]]:
+        """Dovecotes on the territory: key -> (owner, large) (read only)."""
+        return self._cotes
+
+    def objective(self, p: int) -> tuple[str | None, list[bool]]:
+        """Player ``p``'s objective card (or ``None``) and which of its 4 slots are filled."""
+        return self._obj[p], list(self._slots[p])
+
+    def reserve(self, p: int) -> list[int]:
+        """Domesticated tiles in ``p``'s reserve, by colour."""
+        return list(self._reserve[p])
+
+    def supply(self) -> list[int]:
+        """Domesticated tiles left in the supply, by colour."""
+        return list(self._supply)
+
+    def cotes_left(self, p: int) -> tuple[int, int]:
+        """(small, large) dovecotes ``p`` has still to place."""
+        s, lg = self._cotes_left[p]
+        return s, lg
+
+    def falcons_of(self, p: int) -> tuple[int, int]:
+        """(chicks, adults in hand) of player ``p``."""
+        return len(self._chicks[p]), self._adults[p]
+
+    def falcon_supply(self) -> int:
+        return self._falcons
+
+    def turn_flags(self) -> tuple[bool, bool, list[int]]:
+        """This turn: dovecote placed, falcon acquired, squares of tiles placed."""
+        return self._cote_done, self._falcon_done, list(self._turn_tiles)
+
+    # --- regions and estates --------------------------------------------------------------------
+    def _regions(self) -> tuple[dict[int, int], list[list[int]], list[int]]:
+        """(label of each pigeon square, members of each region, owner of each region or -1)."""
+        if self._reg is not None:
+            return self._reg
+        sq = self._sq
+        label: dict[int, int] = {}
+        regs: list[list[int]] = []
+        for k, s in sq.items():
+            if k in label or s[0] == FALCON:
+                continue
+            c = s[1]
+            rid = len(regs)
+            label[k] = rid
+            members = [k]
+            stack = [k]
+            while stack:
+                a = stack.pop()
+                for d in NEIGHBOURS:
+                    b = a + d
+                    if b not in label:
+                        t = sq.get(b)
+                        if t is not None and t[1] == c and t[0] != FALCON:
+                            label[b] = rid
+                            members.append(b)
+                            stack.append(b)
+            regs.append(members)
+        owner = [-1] * len(regs)
+        for k, (p, _large) in self._cotes.items():
+            owner[label[k]] = p
+        self._reg = (label, regs, owner)
+        return self._reg
+
+    def estates(self) -> list[tuple[int, int, bool, list[int]]]:
+        """Every estate: (owner, dovecote square, large, squares)."""
+        label, regs, _owner = self._regions()
+        return [(p, k, large, regs[label[k]]) for k, (p, large) in sorted(self._cotes.items())]
+
+    def estate_owner(self, k: int) -> int:
+        """The owner of the estate square ``k`` belongs to, or -1."""
+        label, _regs, owner = self._regions()
+        rid = label.get(k)
+        return -1 if rid is None else owner[rid]
+
+    def scores(self) -> list[int]:
+        """Each player's score as things stand (CB-6, CB-11), penalty included."""
+        out = [0] * self.num_players
+        for p, _k, large, members in self.estates():
+            out[p] += len(members) * (2 if large else 1)
+        for p in range(self.num_players):
+            if self._obj[p] is not None:
+                out[p] -= PENALTY
+        return out
+
+    def largest_estate(self, p: int) -> int:
+        """Pigeons in ``p``'s largest estate (the tie-break of CB-11)."""
+        return max((len(m) for o, _k, _l, m in self.estates() if o == p), default=0)
+
+    # --- the pieces of a rule check ------------------------------------------------------------
+    def _who(self, p: int) -> str:
+        return f"{SEATS[p]} (player {p})"
+
+    def _cover_problem(self, k: int, p: int) -> tuple[str, str] | None:
+        """Why the card may not cover square ``k`` to capture (CB-3), or ``None``."""
+        s = self._sq[k]
+        where = sq_text(k)
+        if s[0] == FALCON:
+            return f"a card may not cover the falcon on {where}", "CB-3"
+        if k in self._cotes:
+            return f"a card may not cover the dovecote on {where}", "CB-3"
+        if s[4] == POND_ID:
+            return f"nothing may cover the Pond ({where})", "CB-14"
+        label, _regs, owner = self._regions()
+        o = owner[label[k]]
+        friends = self._friends[p]
+        if s[0] == FIELD:
+            if o != -1 and o not in friends:
+                return (f"{where} is in {self._who(o)}'s estate; only its owner may capture "
+                        "there", "CB-10")
+            return None
+        # a domesticated tile
+        if o == -1:
+            return None  # (c) cut off from every estate
+        if o == p:
+            if s[3] == p and s[2] < self._turn:
+                return None  # (a)
+            if s[3] == p:
+                return (f"the tile on {where} was laid this turn; you may capture your own "
+                        "estate's tile only a round later", "CB-3")
+            return (f"the tile on {where} was laid by {self._who(s[3])}; in your own estate "
+                    "you may capture only tiles you laid yourself", "CB-3")
+        if o in friends:
+            return None  # (b) the partner's estate
+        return (f"{where} is in {self._who(o)}'s estate; only its owner may capture there",
+                "CB-10")
+
+    def _capture_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
+        """Why these squares may not be captured together by ``p`` (CB-3, CB-4, CB-12)."""
+        obj = self._obj[p]
+        if obj is None:
+            return ("you have no objective, so you cannot capture: lay the card so that it "
+                    "covers nothing and touches the territory", "CB-4")
+        for k in covered:
+            why = self._cover_problem(k, p)
+            if why:
+                return why
+        need = [0, 0, 0, 0]
+        wild = [0, 0, 0, 0]
+        sq = self._sq
+        for k in covered:
+            s = sq[k]
+            need[s[1]] += 1
+            if s[0] == FIELD:
+                wild[s[1]] += 1
+        free = [0, 0, 0, 0]
+        for colour, filled in zip(CARDS[obj].fields, self._slots[p], strict=True):
+            if not filled:
+                free[colour] += 1
+        for c in range(4):
+            if need[c] > free[c]:
+                return (f"the card would capture {need[c]} {COLOUR_NAMES[c]} pigeon(s) but your "
+                        f"objective has {free[c]} free {COLOUR_NAMES[c]} slot(s)", "CB-3")
+            if wild[c] > self._supply[c]:
+                return (f"the supply has only {self._supply[c]} {COLOUR_NAMES[c]} tile(s) left",
+                        "CB-12")
+        return None
+
+    def _position_problem(self, k0: int, p: int) -> tuple[str, str] | None:
+        """Why no rotation of a card may lie on top-left ``k0`` (CB-2, CB-3), or ``None``."""
+        sq = self._sq
+        covered = [k0 + o for o in OFFSETS if k0 + o in sq]
+        if not covered:
+            if any(k0 + e in sq for e in EDGE_NEIGHBOURS):
+                return None
+            return ("the card must cover fields or touch the territory along an edge of a field",
+                    "CB-2")
+        return self._capture_problem(covered, p)
+
+    def _estates_near(self, k0: int) -> int:
+        """How many different estates touch the card position at ``k0`` along an edge."""
+        label, _regs, owner = self._regions()
+        seen: set[int] = set()
+        for e in EDGE_NEIGHBOURS:
+            rid = label.get(k0 + e)
+            if rid is not None and owner[rid] != -1:
+                seen.add(rid)
+        return len(seen)
+
+    def _card_joins(self, k0: int, colours: tuple[int, ...]) -> bool:
+        """Whether a card with ``colours`` on ``k0`` would join two estates (CB-9)."""
+        label, _regs, owner = self._regions()
+        sq = self._sq
+        parent = [0, 1, 2, 3]
+        for a, b in _FIELD_PAIRS:
+            if colours[a] == colours[b]:
+                ra, rb = parent[a], parent[b]
+                if ra != rb:
+                    low, high = min(ra, rb), max(ra, rb)
+                    parent = [low if x == high else x for x in parent]
+        touched: dict[int, set[int]] = {}
+        for i in range(4):
+            c = colours[i]
+            for off in _FIELD_OUTSIDE[i]:
+                b = k0 + off
+                t = sq.get(b)
+                if t is not None and t[1] == c and t[0] != FALCON:
+                    rid = label[b]
+                    if owner[rid] != -1:
+                        group = touched.setdefault(parent[i], set())
+                        group.add(rid)
+                        if len(group) > 1:
+                            return True
+        return False
+
+    def _unattached(self, tiles: Iterable[int], p: int,
+                    reg: tuple[dict[int, int], list[list[int]], list[int]]) -> list[int]:
+        label, _regs, owner = reg
+        friends = self._friends[p]
+        return [t for t in tiles if owner[label[t]] not in friends]
+
+    def _cote_spot(self, k: int) -> bool:
+        """Whether a dovecote may stand on ``k`` as far as the square goes (CB-6)."""
+        s = self._sq.get(k)
+        return (s is not None and s[0] != FALCON and k not in self._cotes
+                and not (s[0] == FIELD and s[2] == self._turn))
+
+    def _can_still_cote(self, p: int) -> bool:
+        return not self._cote_done and (self._cotes_left[p][0] + self._cotes_left[p][1]) > 0
+
+    def _pending_ok(self, p: int, reg: tuple[dict[int, int], list[list[int]], list[int]],
+                    tiles: list[int]) -> bool:
+        """Whether the turn can still end with every tile laid this turn in an estate of ``p``
+        (or the partner): either they all are, or ``p`` may still place a dovecote and they all
+        lie in one group without one, where a dovecote may stand (CB-7)."""
+        loose = self._unattached(tiles, p, reg)
+        if not loose:
+            return True
+        if not self._can_still_cote(p):
+            return False
+        label, regs, owner = reg
+        rids = {label[t] for t in loose}
+        if len(rids) != 1:
+            return False
+        rid = rids.pop()
+        return owner[rid] == -1 and any(self._cote_spot(k) for k in regs[rid])
+
+    def _tile_problem(self, k: int, c: int, p: int) -> tuple[str, str] | None:
+        """Why ``p`` may not lay a tile of colour ``c`` on ``k`` (CB-7, CB-9), or ``None``."""
+        sq = self._sq
+        s = sq.get(k)
+        where = sq_text(k)
+        reg = self._regions()
+        label, regs, owner = reg
+        if s is None:
+            if not any(k + d in sq for d in NEIGHBOURS):
+                return (f"{where} is not next to the territory; a tile goes on a wild pigeon or "
+                        "on an empty square next to the territory", "CB-7")
+        elif s[0] == FALCON:
+            return f"a tile may not cover the falcon on {where}", "CB-7"
+        elif s[0] == TILE:
+            return f"a tile may not cover another tile ({where})", "CB-7"
+        elif s[4] == POND_ID:
+            return f"nothing may cover the Pond ({where})", "CB-14"
+        elif k in self._cotes:
+            return f"a tile may not cover the dovecote on {where}", "CB-7"
+        else:
+            o = owner[label[k]]
+            if o != -1 and o not in self._friends[p]:
+                return (f"{where} is in {self._who(o)}'s estate; a tile may not cover an "
+                        "opponent's pigeon", "CB-7")
+        # regions of colour c that the tile joins
+        joined: set[int] = set()
+        for d in NEIGHBOURS:
+            t = sq.get(k + d)
+            if t is not None and t[1] == c and t[0] != FALCON:
+                joined.add(label[k + d])
+        if s is not None and s[1] == c:
+            joined.add(label[k])
+        estates = {rid for rid in joined if owner[rid] != -1}
+        if len(estates) > 1:
+            return f"a {COLOUR_NAMES[c]} tile on {where} would join two estates", "CB-9"
+        tiles = [*self._turn_tiles, k]
+        split = (s is not None and s[1] != c
+                 and any(label[t] == label[k] for t in self._turn_tiles))
+        if split:
+            # the tile may cut the region it covers: recompute everything
+            saved_reg = self._reg
+            sq[k] = (TILE, c, self._turn, p, None)
+            self._reg = None
+            try:
+                ok = self._pending_ok(p, self._regions(), tiles)
+            finally:
+                sq[k] = s  # type: ignore[assignment]
+                self._reg = saved_reg
+        else:
+            new_owner = owner[next(iter(estates))] if estates else -1
+            friends = self._friends[p]
+            loose: list[int] = []
+            loose_regions: set[int] = set()
+            for t in tiles:
+                rid = -2 if (t == k or label[t] in joined) else label[t]
+                o = new_owner if rid == -2 else owner[rid]
+                if o not in friends:
+                    loose.append(t)
+                    loose_regions.add(rid)
+            ok = True
+            if loose:
+                if not self._can_still_cote(p) or len(loose_regions) != 1:
+                    ok = False
+                else:
+                    rid = loose_regions.pop()
+                    if rid == -2:
+                        ok = new_owner == -1  # the tile's own square takes a dovecote
+                    else:
+                        ok = owner[rid] == -1 and any(self._cote_spot(q) for q in regs[rid])
+        if not ok:
+            return (f"a tile on {where} would not belong to your estate by the end of the turn "
+                    "(every tile laid this turn must, and you could not make it so)", "CB-7")
+        return None
+
+    def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
+        """Why ``p`` may not place a dovecote on ``k`` (CB-6, CB-9), or ``None``."""
+        size = "large" if large else "small"
+        where = sq_text(k)
+        if self._cote_done:
+            return "you have already placed a dovecote this turn", "CB-6"
+        if self._cotes_left[p][large] == 0:
+            return f"you have no {size} dovecote left", "CB-1"
+        s = self._sq.get(k)
+        if s is None:
+            return f"a dovecote stands on a pigeon; {where} is empty", "CB-6"
+        if s[0] == FALCON:
+            return f"a dovecote may not stand on the falcon on {where}", "CB-6"
+        if k in self._cotes:
+            return f"there is already a dovecote on {where}", "CB-6"
+        if s[0] == FIELD and s[2] == self._turn:
+            return (f"{where} is a field of a card laid this turn; a dovecote may not go on it",
+                    "CB-6")
+        reg = self._regions()
+        label, _regs, owner = reg
+        o = owner[label[k]]
+        if o != -1 and o != p:
+            return f"{where} is in {self._who(o)}'s estate", "CB-6"
+        if o == p:
+            return (f"{where} is already in your estate; a second dovecote there would make two "
+                    "estates one", "CB-9")
+        loose = self._unattached(self._turn_tiles, p, reg)
+        if any(label[t] != label[k] for t in loose):
+            return ("the tiles you laid this turn must belong to your estate when the turn ends; "
+                    "this dovecote would leave " + ", ".join(
+                        sq_text(t) for t in loose if label[t] != label[k]) + " outside",
+                    "CB-7")
+        return None
+
+    def _falcon_problem(self, k: int, p: int) -> tuple[str, str] | None:
+        where = sq_text(k)
+        if self._adults[p] == 0:
+            return "you have no adult falcon to place", "CB-8"
+        s = self._sq.get(k)
+        if s is None:
+            return f"a falcon covers a pigeon; {where} is empty", "CB-8"
+        if s[0] == FALCON:
+            return f"a falcon may not cover another falcon ({where})", "CB-8"
+        if s[4] == POND_ID:
+            return f"nothing may cover the Pond ({where})", "CB-14"
+        if k in self._cotes:
+            return f"a falcon may never cover a dovecote ({where})", "CB-8"
+        o = self.estate_owner(k)
+        if o == -1 or o in self._friends[p]:
+            return (f"a falcon goes on a pigeon of an opponent's estate; {where} is "
+                    + ("in no estate" if o == -1 else "not an opponent's"), "CB-8")
+        return None
+
+    # --- moves --------------------------------------------------------------------------------
+    def _placements(self) -> list[ColumbaMove]:
+        p = self._to_move
+        assert self._hand is not None
+        rots = ROTATIONS[self._hand]
+        sq = self._sq
+        cands = {k + d for k in sq for d in _RING}
+        out: list[ColumbaMove] = []
+        for k0 in sorted(cands):
+            if self._position_problem(k0, p):
+                continue
+            if self._estates_near(k0) < 2:
+                out.extend(_mv("place", k0, r) for r in range(4))
+            else:
+                out.extend(_mv("place", k0, r) for r in range(4)
+                           if not self._card_joins(k0, rots[r]))
+        return out
+
+    def _actions(self) -> list[ColumbaMove]:
+        p = self._to_move
+        out: list[ColumbaMove] = []
+        reg = self._regions()
+        label, regs, owner = reg
+        if self._pending_ok_now(p, reg):
+            out.append(END)
+        sq = self._sq
+        if self._can_still_cote(p):
+            small, large = self._cotes_left[p]
+            loose = self._unattached(self._turn_tiles, p, reg)
+            need = {label[t] for t in loose}
+            if len(need) <= 1:
+                for rid, members in enumerate(regs):
+                    if owner[rid] != -1 or (need and rid not in need):
+                        continue
+                    for k in members:
+                        if self._cote_spot(k):
+                            if small:
+                                out.append(_mv("cote", k, 0))
+                            if large:
+                                out.append(_mv("cote", k, 1))
+        colours = [c for c in range(4) if self._reserve[p][c]]
+        if colours:
+            spots = set()
+            for k, s in sq.items():
+                if s[0] == FIELD:
+                    spots.add(k)
+                for d in NEIGHBOURS:
+                    if k + d not in sq:
+                        spots.add(k + d)
+            for k in sorted(spots):
+                for c in colours:
+                    if self._tile_problem(k, c, p) is None:
+                        out.append(_mv("tile", k, c))
+        if self._buy_problem(p) is None:
+            out.append(BUY)
+        if self._raise_problem(p) is None:
+            out.append(RAISE)
+        if self._adults[p]:
+            friends = self._friends[p]
+            for rid, members in enumerate(regs):
+                if owner[rid] == -1 or owner[rid] in friends:
+                    continue
+                for k in members:
+                    if self._falcon_problem(k, p) is None:
+                        out.append(_mv("falcon", k, 0))
+        return out
+
+    def _pending_ok_now(self, p: int, reg: tuple[dict[int, int], list[list[int]], list[int]]
+                        ) -> bool:
+        return not self._unattached(self._turn_tiles, p, reg)
+
+    def _buy_problem(self, p: int) -> tuple[str, str] | None:
+        if self._falcon_done:
+            return "you have already acquired a falcon this turn", "CB-8"
+        if self._falcons == 0:
+            return "there are no falcons left in the supply", "CB-12"
+        if sum(self._reserve[p]) < 2:
+            return "a falcon chick costs 2 tiles from your reserve", "CB-8"
+        return None
+
+    def _raise_problem(self, p: int) -> tuple[str, str] | None:
+        if self._falcon_done:
+            return "you have already acquired a falcon this turn", "CB-8"
+        if not any(t < self._turn for t in self._chicks[p]):
+            if self._chicks[p]:
+                return "a chick may be raised only on a later turn than it was bought", "CB-8"
+            return "you have no falcon chick to raise", "CB-8"
+        if sum(self._reserve[p]) < 2:
+            return "raising a chick costs 2 tiles from your reserve", "CB-8"
+        return None
+
+    def legal_moves(self) -> list[ColumbaMove]:
+        if self._legal is None:
+            if self._phase == PLACE:
+                self._legal = self._placements()
+            elif self._phase == GOAL_PHASE:
+                self._legal = [GOAL, NOGOAL] if self._deck else [NOGOAL]
+            elif self._phase == ACTIONS:
+                self._legal = self._actions()
+            else:
+                self._legal = []
+        return list(self._legal)
+
+    def parse_move(self, text: str) -> ColumbaMove:
+        return parse_columba_move(text)
+
+    def check_move(self, move: Any) -> None:
+        if not isinstance(move, ColumbaMove):
+            raise IllegalMoveError(f"{move!r} is not a Columba action", "CB-2")
+        why = self._move_problem(move)
+        if why is not None:
+            raise IllegalMoveError(*why)
+
+    def _move_problem(self, move: ColumbaMove) -> tuple[str, str] | None:
+        p = self._to_move
+        v = move.verb
+        phase = self._phase
+        if phase == OVER:
+            return "the game is over", "CB-11"
+        if phase == PLACE and v != "place":
+            return (f"first lay the card in hand ({self._hand}) with place x,y rN", "CB-2")
+        if phase == GOAL_PHASE and v not in ("goal", "nogoal"):
+            return ("your objective is complete: say goal (take a new one) or nogoal first",
+                    "CB-4")
+        if v == "place":
+            if phase != PLACE:
+                return "you have no card in hand to lay this turn", "CB-2"
+            why = self._position_problem(move.sq, p)
+            if why:
+                return why
+            if self._card_joins(move.sq, ROTATIONS[self._hand][move.arg]):  # type: ignore[index]
+                return "laid so, the card would join two estates into one", "CB-9"
+            return None
+        if v == "goal":
+            if phase != GOAL_PHASE:
+                return "you may take a new objective only when you complete one", "CB-4"
+            if not self._deck:
+                return "the deck is empty: there is no new objective to take", "CB-12"
+            return None
+        if v == "nogoal":
+            if phase != GOAL_PHASE:
+                return "nogoal answers a completed objective; yours is not complete", "CB-4"
+            return None
+        if v == "end":
+            loose = self._unattached(self._turn_tiles, p, self._regions())
+            if loose:
+                return ("every tile laid this turn must belong to your estate when the turn "
+                        "ends; " + ", ".join(sq_text(t) for t in loose) + " does not", "CB-7")
+            return None
+        if v == "cote":
+            return self._cote_problem(move.sq, move.arg, p)
+        if v == "tile":
+            if self._reserve[p][move.arg] == 0:
+                return f"you have no {COLOUR_NAMES[move.arg]} tile in your reserve", "CB-7"
+            return self._tile_problem(move.sq, move.arg, p)
+        if v == "buy":
+            return self._buy_problem(p)
+        if v == "raise":
+            return self._raise_problem(p)
+        if v == "falcon":
+            return self._falcon_problem(move.sq, p)
+        return f"unknown action {v!r}", "CB-2"
+
+    # --- playing ------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            dict(self._sq), dict(self._cotes), list(self._deck), self._hand, self._phase,
+            self._to_move, self._turn, list(self._obj), [list(s) for s in self._slots],
+            [list(r) for r in self._reserve], list(self._supply),
+            [list(c) for c in self._cotes_left], [list(c) for c in self._chicks],
+            list(self._adults), self._falcons, self._cote_done, self._falcon_done,
+            list(self._turn_tiles),
+        )
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        (self._sq, self._cotes, self._deck, self._hand, self._phase, self._to_move, self._turn,
+         self._obj, self._slots, self._reserve, self._supply, self._cotes_left, self._chicks,
+         self._adults, self._falcons, self._cote_done, self._falcon_done,
+         self._turn_tiles) = snap
+        self._dirty()
+
+    def apply_unchecked(self, move: ColumbaMove) -> None:
+        self._undo.append(self._snapshot())
+        p = self._to_move
+        v = move.verb
+        if v == "place":
+            self._do_place(move.sq, move.arg, p)
+        elif v == "goal":
+            old = self._obj[p]
+            self._obj[p] = self._deck.pop()
+            self._slots[p] = [False] * 4
+            self._hand = old
+            self._phase = PLACE
+        elif v == "nogoal":
+            self._hand = self._obj[p]
+            self._obj[p] = None
+            self._slots[p] = [False] * 4
+            self._phase = PLACE
+        elif v == "end":
+            self._cote_done = False
+            self._falcon_done = False
+            self._turn_tiles = []
+            if not self._deck:
+                self._phase = OVER
+            else:
+                self._to_move = (p + 1) % self.num_players
+                self._turn += 1
+                self._hand = self._deck.pop()
+                self._phase = PLACE
+        elif v == "cote":
+            self._cotes[move.sq] = (p, bool(move.arg))
+            self._cotes_left[p][move.arg] -= 1
+            self._cote_done = True
+        elif v == "tile":
+            self._sq[move.sq] = (TILE, move.arg, self._turn, p, None)
+            self._reserve[p][move.arg] -= 1
+            self._turn_tiles = [*self._turn_tiles, move.sq]
+        elif v == "buy":
+            self._pay(p)
+            self._falcons -= 1
+            self._chicks[p] = [*self._chicks[p], self._turn]
+            self._falcon_done = True
+        elif v == "raise":
+            self._pay(p)
+            chicks = sorted(self._chicks[p])
+            chicks.pop(0)
+            self._chicks[p] = chicks
+            self._adults[p] += 1
+            self._falcon_done = True
+        elif v == "falcon":
+            under = self._sq[move.sq]
+            # a tile under a falcon stays there (counted for CB-12), out of play
+            self._sq[move.sq] = (FALCON, -1, self._turn, p,
+                                 under[1] if under[0] == TILE else None)
+            self._adults[p] -= 1
+        self._history.append(move)
+        self._dirty()
+
+    def _pay(self, p: int) -> None:
+        """Pay 2 reserve tiles back to the supply: each from the colour the reserve holds most
+        of (ties: W, G, B, K order). The rulebook leaves the choice to the player; rulebox fixes
+        it so that ``buy`` and ``raise`` stay single words as PROTOCOL.md writes them."""
+        res = self._reserve[p]
+        for _ in range(2):
+            c = max(range(4), key=lambda i: (res[i], -i))
+            res[c] -= 1
+            self._supply[c] += 1
+
+    def _do_place(self, k0: int, rot: int, p: int) -> None:
+        card = self._hand
+        assert card is not None
+        sq = self._sq
+        obj = self._obj[p]
+        slots = self._slots[p]
+        captured = False
+        for off in OFFSETS:
+            s = sq.get(k0 + off)
+            if s is None:
+                continue
+            captured = True
+            colour = s[1]
+            if s[0] == FIELD:
+                self._supply[colour] -= 1
+            assert obj is not None
+            fields = CARDS[obj].fields
+            for i in range(4):
+                if not slots[i] and fields[i] == colour:
+                    slots[i] = True
+                    break
+        self._lay(k0, card, rot, self._turn)
+        self._hand = None
+        if captured and all(slots):
+            assert obj is not None
+            for colour in CARDS[obj].fields:
+                self._reserve[p][colour] += 1
+            self._slots[p] = [False] * 4  # its 4 tiles went to the reserve (CB-4)
+            self._phase = GOAL_PHASE
+        else:
+            self._phase = ACTIONS
+
+    def _undo_last(self) -> None:
+        self._restore(self._undo.pop())
+
+    # --- the end ------------------------------------------------------------------------------
+    def sides(self) -> list[tuple[int, ...]]:
+        """The sides that win or lose together: two teams with 4 players, else each player."""
+        n = self.num_players
+        return [(0, 2), (1, 3)] if n == 4 else [(p,) for p in range(n)]
+
+    def outcome(self) -> Outcome | None:
+        if self._phase != OVER:
+            return None
+        scores = self.scores()
+        sides = self.sides()
+        totals = [sum(scores[p] for p in side) for side in sides]
+        best = max(totals)
+        tied = [i for i, t in enumerate(totals) if t == best]
+        shown = ", ".join(
+            f"{'+'.join(SEATS[p] for p in side)} {t}" for side, t in zip(sides, totals, strict=True)
+        )
+        if len(tied) == 1:
+            return Outcome(sides[tied[0]], tuple(scores), f"most points: {shown}")
+        big = [max(self.largest_estate(p) for p in sides[i]) for i in tied]
+        top = max(big)
+        still = [i for i, b in zip(tied, big, strict=True) if b == top]
+        if len(still) == 1:
+            return Outcome(sides[still[0]], tuple(scores),
+                           f"tied on points ({shown}); the largest estate ({top} pigeons) decides")
+        if len(still) == len(sides):
+            return Outcome((), tuple(scores), f"a draw: tied on points ({shown}) and estates")
+        winners = tuple(sorted(p for i in still for p in sides[i]))
+        return Outcome(winners, tuple(scores),
+                       f"a shared win: tied on points ({shown}) and on the largest estate")
+
+    def returns(self) -> list[float]:
+        out = self.outcome()
+        n = self.num_players
+        if out is None or not out.winners:
+            return [0.0] * n
+        return [1.0 if p in out.winners else -1.0 for p in range(n)]
+
+    # --- copies and serialisation -------------------------------------------------------------
+    def clone(self) -> Self:
+        g = object.__new__(type(self))
+        g.opts = dict(self.opts)
+        g._history = list(self._history)
+        g._undo_floor = self._undo_floor
+        g._friends = self._friends
+        g._restore(self._snapshot())
+        g._undo = list(self._undo)  # snapshots are never mutated in place
+        return g
+
+    def _player_json(self, p: int) -> dict[str, Any]:
+        small, large = self._cotes_left[p]
+        return {
+            "objective": self._obj[p],
+            "slots": list(self._slots[p]),
+            "reserve": {COLOURS[c]: self._reserve[p][c] for c in range(4)},
+            "cotes": {"small": small, "large": large},
+            "chicks": sorted(self._chicks[p]),
+            "adults": self._adults[p],
+        }
+
+    def _square_json(self, s: tuple[Any, ...]) -> list[Any]:
+        kind, colour, turn, who, card = s
+        if kind == FIELD:
+            return ["field", COLOURS[colour], card, turn]
+        if kind == TILE:
+            return ["tile", COLOURS[colour], who, turn]
+        return ["falcon", who, turn, None if card is None else COLOURS[card]]
+
+    def position_json(self) -> dict[str, Any]:
+        """``squares``: ``"x,y"`` -> ``["field", colour, card, turn laid]``,
+        ``["tile", colour, player, turn laid]`` or ``["falcon", player, turn laid, colour of the
+        tile under it or null]``;
+        ``deck``: the cards still to draw, top first (server-side state)."""
+        return {
+            "to_move": self._to_move,
+            "phase": self._phase,
+            "turn": self._turn,
+            "hand": self._hand,
+            "deck": list(reversed(self._deck)),
+            "squares": {sq_text(k): self._square_json(s) for k, s in sorted(self._sq.items())},
+            "cotes": {sq_text(k): [p, "large" if large else "small"]
+                      for k, (p, large) in sorted(self._cotes.items())},
+            "players": [self._player_json(p) for p in range(self.num_players)],
+            "supply": {COLOURS[c]: self._supply[c] for c in range(4)},
+            "falcons": self._falcons,
+            "this_turn": {"cote": self._cote_done, "falcon": self._falcon_done,
+                          "tiles": [sq_text(k) for k in self._turn_tiles]},
+        }
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Everything but the order of the deck: its size is public, its order is not."""
+        pos = self.position_json()
+        pos["cards_left"] = len(pos.pop("deck"))
+        return {
+            "game": self.id,
+            "options": self.public_options(),
+            "to_move": self.current_player(),
+            "position": pos,
+            "history": [str(m) for m in self._history],
+            "scores": self.scores(),
+        }
+
+    def determinize(self, player: int, rng: random.Random) -> Self:
+        g = self.clone()
+        rng.shuffle(g._deck)
+        g._dirty()
+        return g
+
+    def position_key(self) -> Any:
+        return (
+            self._to_move, self._phase, self._turn, self._hand, tuple(self._deck),
+            tuple(sorted(self._sq.items())), tuple(sorted(self._cotes.items())),
+            tuple(self._obj), tuple(map(tuple, self._slots)), tuple(map(tuple, self._reserve)),
+            tuple(self._supply), tuple(map(tuple, self._cotes_left)),
+            tuple(tuple(sorted(c)) for c in self._chicks), tuple(self._adults), self._falcons,
+            self._cote_done, self._falcon_done, tuple(self._turn_tiles),
+        )
+
+    # --- loading a drawn position -------------------------------------------------------------
+    def _load_position(self, data: dict[str, Any]) -> None:
+        _Loader(self, data).load()
+        self._undo = []
+        self._dirty()
+
+
+def _int(v: Any, what: str, lo: int = 0, hi: int = 10**6) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise StateError(f"{what} must be a whole number from {lo} to {hi}")
+    return v
+
+
+def _square_key(text: Any) -> int:
+    if not isinstance(text, str):
+        raise StateError(f"square {text!r} must be written x,y")
+    parts = text.split(",")
+    try:
+        x, y = (int(t) for t in parts)
+    except ValueError:
+        raise StateError(f"square {text[:20]!r} must be written x,y") from None
+    if not (-500 < x < 500 and -500 < y < 500):
+        raise StateError(f"square {text[:20]!r} is out of range")
+    return key(x, y)
+
+
+def _colour(v: Any, what: str) -> int:
+    if not isinstance(v, str) or v.upper() not in COLOUR_INDEX:
+        raise StateError(f"{what}: colour must be one of {', '.join(COLOURS)}")
+    return COLOUR_INDEX[v.upper()]
+
+
+class _Loader:
+    """Reads and validates :meth:`Columba.position_json` data into a game."""
+
+    def __init__(self, game: Columba, data: dict[str, Any]) -> None:
+        self.g = game
+        self.d = data
+        self.n = game.num_players
+
+    def load(self) -> None:
+        g, d, n = self.g, self.d, self.n
+        if not isinstance(d, dict):
+            raise StateError("the position must be an object")
+        phase = d.get("phase")
+        if phase not in PHASES:
+            raise StateError(f"phase must be one of {', '.join(PHASES)}")
+        g._phase = phase
+        g._to_move = _int(d.get("to_move"), "to_move", 0, n - 1)
+        g._turn = _int(d.get("turn"), "turn", 0, 10_000)
+        hand = d.get("hand")
+        if (hand is None) != (phase != PLACE):
+            raise StateError("a card is in hand exactly when the phase is place [CB-2]")
+        if hand is not None and hand not in CARDS:
+            raise StateError(f"unknown card in hand {str(hand)[:10]!r}")
+        g._hand = hand
+        deck = d.get("deck")
+        if not isinstance(deck, list) or any(c not in DECK_IDS for c in deck):
+            raise StateError("deck must be a list of card ids C01..C30")
+        g._deck = list(reversed(deck))
+        self.squares()
+        self.cotes()
+        self.players()
+        self.supply()
+        self.this_turn()
+        self.cards()
+
+    def squares(self) -> None:
+        g = self.g
+        raw = self.d.get("squares")
+        if not isinstance(raw, dict) or not raw:
+            raise StateError("squares must be a non-empty object of x,y -> item")
+        g._sq = {}
+        for text, item in raw.items():
+            k = _square_key(text)
+            if not isinstance(item, list) or not item:
+                raise StateError(f"square {text}: bad item {item!r}")
+            kind = item[0]
+            if kind == "field" and len(item) == 4:
+                c = _colour(item[1], f"square {text}")
+                card = item[2]
+                if card not in CARDS:
+                    raise StateError(f"square {text}: unknown card {str(card)[:10]!r}")
+                turn = _int(item[3], f"square {text}: turn", -1, g._turn)
+                g._sq[k] = (FIELD, c, turn, -1, card)
+            elif kind == "tile" and len(item) == 4:
+                c = _colour(item[1], f"square {text}")
+                who = _int(item[2], f"square {text}: player", 0, self.n - 1)
+                turn = _int(item[3], f"square {text}: turn", 0, g._turn)
+                g._sq[k] = (TILE, c, turn, who, None)
+            elif kind == "falcon" and len(item) == 4:
+                who = _int(item[1], f"square {text}: player", 0, self.n - 1)
+                turn = _int(item[2], f"square {text}: turn", 0, g._turn)
+                under = None if item[3] is None else _colour(item[3], f"square {text}")
+                g._sq[k] = (FALCON, -1, turn, who, under)
+            else:
+                raise StateError(f"square {text}: item must be a field, tile or falcon")
+        # one territory: every square connected to the others
+        start = next(iter(g._sq))
+        seen = {start}
+        stack = [start]
+        while stack:
+            a = stack.pop()
+            for dd in NEIGHBOURS:
+                b = a + dd
+                if b in g._sq and b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+        if len(seen) != len(g._sq):
+            raise StateError("the territory must be one connected area [CB-2]")
+
+    def cotes(self) -> None:
+        g = self.g
+        raw = self.d.get("cotes", {})
+        if not isinstance(raw, dict):
+            raise StateError("cotes must be an object of x,y -> [player, small|large]")
+        g._cotes = {}
+        for text, item in raw.items():
+            k = _square_key(text)
+            if (not isinstance(item, list) or len(item) != 2
+                    or item[1] not in ("small", "large")):
+                raise StateError(f"dovecote {text}: must be [player, small|large]")
+            p = _int(item[0], f"dovecote {text}: player", 0, self.n - 1)
+            s = g._sq.get(k)
+            if s is None or s[0] == FALCON:
+                raise StateError(f"dovecote {text} must stand on a pigeon [CB-6]")
+            g._cotes[k] = (p, item[1] == "large")
+        g._dirty()
+        label, _regs, _owner = g._regions()
+        rids = [label[k] for k in g._cotes]
+        if len(set(rids)) != len(rids):
+            raise StateError("two dovecotes stand in one region: estates may not be joined [CB-9]")
+
+    def players(self) -> None:
+        g, n = self.g, self.n
+        raw = self.d.get("players")
+        if not isinstance(raw, list) or len(raw) != n:
+            raise StateError(f"players must list {n} players")
+        g._obj, g._slots, g._reserve, g._cotes_left, g._chicks, g._adults = [], [], [], [], [], []
+        placed = [[0, 0] for _ in range(n)]
+        for p, (owner, large) in g._cotes.items():
+            placed[owner][int(large)] += 1
+            del p
+        small0, large0 = COTES[n]
+        for p, pl in enumerate(raw):
+            if not isinstance(pl, dict):
+                raise StateError(f"player {p} must be an object")
+            obj = pl.get("objective")
+            if obj is not None and obj not in CARDS:
+                raise StateError(f"player {p}: unknown objective {str(obj)[:10]!r}")
+            slots = pl.get("slots")
+            if not isinstance(slots, list) or len(slots) != 4 or not all(
+                isinstance(b, bool) for b in slots
+            ):
+                raise StateError(f"player {p}: slots must be 4 true/false values")
+            if obj is None and any(slots):
+                raise StateError(f"player {p}: filled slots without an objective")
+            if all(slots):
+                raise StateError(f"player {p}: a full objective is settled at once [CB-4]")
+            if g._phase == GOAL_PHASE and p == g._to_move and (obj is None or any(slots)):
+                raise StateError("in the goal phase the completed objective's tiles are in "
+                                 "the reserve already [CB-4]")
+            res = pl.get("reserve")
+            if not isinstance(res, dict) or set(res) != set(COLOURS):
+                raise StateError(f"player {p}: reserve must give W, G, B and K")
+            cotes = pl.get("cotes")
+            if not isinstance(cotes, dict) or set(cotes) != {"small", "large"}:
+                raise StateError(f"player {p}: cotes must give small and large")
+            s_left = _int(cotes["small"], f"player {p}: small dovecotes", 0, small0)
+            l_left = _int(cotes["large"], f"player {p}: large dovecotes", 0, large0)
+            if s_left + placed[p][0] != small0 or l_left + placed[p][1] != large0:
+                raise StateError(f"player {p}: dovecotes left and placed must make "
+                                 f"{small0} small and {large0} large [CB-1]")
+            chicks = pl.get("chicks")
+            if not isinstance(chicks, list):
+                raise StateError(f"player {p}: chicks must be a list of turns")
+            g._obj.append(obj)
+            g._slots.append(list(slots))
+            g._reserve.append([_int(res[c], f"player {p}: reserve {c}", 0, 15) for c in COLOURS])
+            g._cotes_left.append([s_left, l_left])
+            g._chicks.append([_int(t, f"player {p}: chick", 0, g._turn) for t in chicks])
+            g._adults.append(_int(pl.get("adults"), f"player {p}: adults", 0, FALCONS))
+
+    def supply(self) -> None:
+        g = self.g
+        raw = self.d.get("supply")
+        if not isinstance(raw, dict) or set(raw) != set(COLOURS):
+            raise StateError("supply must give W, G, B and K")
+        g._supply = [_int(raw[c], f"supply {c}", 0, TILES_PER_COLOUR) for c in COLOURS]
+        g._falcons = _int(self.d.get("falcons"), "falcons", 0, FALCONS)
+        for c in range(4):
+            total = g._supply[c] + sum(r[c] for r in g._reserve)
+            total += sum(1 for s in g._sq.values() if s[0] == TILE and s[1] == c)
+            total += sum(1 for s in g._sq.values() if s[0] == FALCON and s[4] == c)
+            for p in range(self.n):
+                obj = g._obj[p]
+                if obj is not None:
+                    total += sum(1 for col, f in zip(CARDS[obj].fields, g._slots[p], strict=True)
+                                 if f and col == c)
+            if total != TILES_PER_COLOUR:
+                raise StateError(f"there must be {TILES_PER_COLOUR} {COLOUR_NAMES[c]} tiles in "
+                                 f"all, not {total} [CB-12]")
+        falcons = g._falcons + sum(len(c) for c in g._chicks) + sum(g._adults)
+        falcons += sum(1 for s in g._sq.values() if s[0] == FALCON)
+        if falcons != FALCONS:
+            raise StateError(f"there must be {FALCONS} falcons in all, not {falcons} [CB-12]")
+
+    def this_turn(self) -> None:
+        g = self.g
+        raw = self.d.get("this_turn", {"cote": False, "falcon": False, "tiles": []})
+        if not isinstance(raw, dict):
+            raise StateError("this_turn must be an object")
+        cote, falcon, tiles = raw.get("cote"), raw.get("falcon"), raw.get("tiles")
+        if not isinstance(cote, bool) or not isinstance(falcon, bool) or not isinstance(
+            tiles, list
+        ):
+            raise StateError("this_turn must give cote, falcon (true/false) and tiles")
+        g._cote_done, g._falcon_done = cote, falcon
+        g._turn_tiles = [_square_key(t) for t in tiles]
+        for k in g._turn_tiles:
+            s = g._sq.get(k)
+            if s is None or s[0] != TILE or s[2] != g._turn or s[3] != g._to_move:
+                raise StateError(f"{sq_text(k)} is not a tile laid this turn by the player to "
+                                 "move")
+        if g._phase != ACTIONS and (cote or falcon or tiles):
+            raise StateError("dovecotes, tiles and falcons come after the card [CB-5]")
+
+    def cards(self) -> None:
+        g = self.g
+        seen: list[str] = list(g._deck)
+        if g._hand is not None:
+            seen.append(g._hand)
+        seen += [o for o in g._obj if o is not None]
+        dup = {c for c in seen if seen.count(c) > 1}
+        if dup:
+            raise StateError(f"card {sorted(dup)[0]} is in two places at once")
+        on_board = {s[4] for s in g._sq.values() if s[0] == FIELD}
+        clash = on_board & set(seen)
+        if clash:
+            raise StateError(f"card {sorted(clash)[0]} is on the territory and elsewhere")
