@@ -1,0 +1,114 @@
+"""``best`` and the difficulty levels ``easy``, ``medium``, ``hard``: for each game, which agent
+with which settings. Each level is measured to beat the one below it clearly
+(``bench/bench_levels_strength.py``; figures in the docstrings of :data:`LEVELS`).
+
+A level passes ``time=`` and ``seed=`` through to the agent it stands for; ``iterations=``
+given by the caller replaces the level's own. A level's fixed settings (its caps) stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebox.ai.base import _AGENTS, AgentEntry, Settings, register_agent
+from rulebox.core.errors import UnknownNameError
+from rulebox.core.game import Game
+
+
+@dataclass(frozen=True)
+class Level:
+    """An agent name and the settings that make it this level."""
+
+    agent: str
+    extra: Mapping[str, str] = field(default_factory=dict)
+    iterations: int | None = None
+    """A cap on iterations for this level (the clock still applies)."""
+
+
+LEVELS: dict[str, dict[str, Level]] = {
+    # alpha-beta beats MCTS at equal time in Columns; greedy beats random 19-1 in 20 games
+    "columns": {
+        "easy": Level("greedy"),
+        "medium": Level("alphabeta", {"depth": "2"}),
+        "hard": Level("alphabeta"),
+        "best": Level("alphabeta"),
+    },
+    "countred": {
+        "easy": Level("greedy"),
+        "medium": Level("alphabeta", {"depth": "2"}),
+        "hard": Level("alphabeta"),
+        "best": Level("alphabeta"),
+    },
+    "discs": {
+        "easy": Level("greedy"),
+        "medium": Level("mcts", {}, iterations=200),
+        "hard": Level("mcts"),
+        "best": Level("mcts"),
+    },
+    "36to1": {
+        "easy": Level("connected"),
+        "medium": Level("counter", {"lookahead": "0"}),
+        "hard": Level("counter", {"lookahead": "1"}),
+        "best": Level("counter", {"lookahead": "1"}),
+    },
+    "columba": {
+        "easy": Level("greedy"),
+        "medium": Level("ismcts", {}, iterations=100),
+        "hard": Level("ismcts"),
+        "best": Level("ismcts"),
+    },
+}
+
+FALLBACK: dict[str, Level] = {
+    "easy": Level("greedy"),
+    "medium": Level("mcts", {}, iterations=200),
+    "hard": Level("mcts"),
+    "best": Level("mcts"),
+}
+"""Levels of a game that has no entry in :data:`LEVELS` (a new game)."""
+
+
+def level_of(game_id: str, level: str) -> Level:
+    """The agent a level stands for in a game."""
+    return LEVELS.get(game_id, FALLBACK).get(level, FALLBACK[level])
+
+
+class LevelAgent:
+    """A named level: it delegates every move to the agent the level stands for."""
+
+    def __init__(self, level: str, game_id: str, settings: Settings) -> None:
+        self.name = level
+        spec = level_of(game_id, level)
+        entry: AgentEntry | None = _AGENTS.get(spec.agent)
+        if entry is None or not entry.plays(game_id):
+            raise UnknownNameError(f"level {level} needs agent {spec.agent!r} for {game_id}")
+        extra = dict(spec.extra)
+        extra.update(settings.extra or {})
+        iterations = settings.iterations if settings.iterations is not None else spec.iterations
+        inner = Settings(settings.time, iterations, settings.seed, extra)
+        self.agent_name = spec.agent
+        self.inner = entry.factory(game_id, inner)
+
+    def choose(self, game: Game) -> Any:
+        return self.inner.choose(game)
+
+
+def _factory(level: str) -> Any:
+    def make(game_id: str, settings: Settings) -> LevelAgent:
+        return LevelAgent(level, game_id, settings)
+
+    return make
+
+
+_DESCRIPTIONS = {
+    "best": "the strongest agent for this game (time= seconds per move)",
+    "easy": "difficulty level: easy (a one-ply player)",
+    "medium": "difficulty level: medium (a shallow or small search)",
+    "hard": "difficulty level: hard (the best agent at the time given)",
+}
+
+for _level in ("best", "easy", "medium", "hard"):
+    register_agent(AgentEntry(_level, _DESCRIPTIONS[_level], _factory(_level),
+                              extra_settings=("depth", "lookahead", "c", "playout")))
