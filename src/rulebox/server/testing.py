@@ -1,0 +1,75 @@
+"""A real ``rulebox serve`` in a child process on a free loopback port, for tests and benchmarks."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m rulebox.cli.serve`` on ``db_url``; ``start`` waits until it answers."""
+
+    def __init__(self, db_url: str, port: int | None = None, log: Path | None = None) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        """Start the server and wait for ``/api/catalog`` to answer."""
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rulebox.cli.serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", self.db_url, "--log-level", "warning"],
+            stdout=out, stderr=out, env=env,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"rulebox serve exited with status {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/catalog", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("rulebox serve did not answer in time")
+
+    def stop(self, hard: bool = False) -> None:
+        """Stop the server: SIGTERM (or SIGKILL when ``hard``), then wait."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGKILL if hard else signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None,
+                                    TracebackType | None]) -> None:
+        self.stop()

@@ -1,0 +1,50 @@
+"""A real server (``rulebox serve`` in a child process on a free loopback port) per backend:
+SQLite always, PostgreSQL when ``RULEBOX_TEST_POSTGRES_URL`` is set."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("sqlalchemy")
+httpx = pytest.importorskip("httpx")
+
+from rulebox.server.testing import ServerProcess  # noqa: E402
+
+
+def _backends() -> list[object]:
+    pg = os.environ.get("RULEBOX_TEST_POSTGRES_URL")
+    return [
+        "sqlite",
+        pytest.param("postgres", marks=pytest.mark.skipif(
+            not pg, reason="RULEBOX_TEST_POSTGRES_URL is not set")),
+    ]
+
+
+@pytest.fixture(scope="session", params=_backends())
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The database URL of one backend."""
+    if request.param == "postgres":
+        return os.environ["RULEBOX_TEST_POSTGRES_URL"]
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'rulebox.db'}"
+
+
+@pytest.fixture(scope="session")
+def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A running server on that backend, shared by the session's tests."""
+    log = Path(tmp_path_factory.mktemp("log")) / "server.log"
+    srv = ServerProcess(db_url, log=log).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def client(server: ServerProcess) -> Iterator[httpx.Client]:
+    """An HTTP client for the server."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        yield c
