@@ -51,6 +51,20 @@ MOVES: tuple[tuple[S36Move, ...], ...] = tuple(
 )
 """``MOVES[card][cell]``: every move value, made once."""
 
+RANK_MOVES: tuple[tuple[tuple[tuple[S36Move, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(MOVES[card][6 * rank + f] for f in range(6) if chunk >> f & 1)
+            for chunk in range(64)
+        )
+        for rank in range(6)
+    )
+    for card in range(NUM_CARDS)
+)
+"""``RANK_MOVES[card][rank][bits]``: the removals of ``card`` on the cells of one rank that the
+6-bit mask ``bits`` names (file a = bit 0), so that a target mask turns into moves one rank at a
+time instead of one cell at a time."""
+
 _SYNTAX = re.compile(r"^([rygbkw])([1-6])(g?)[:\-]?([a-f][1-6]|x)$")
 
 

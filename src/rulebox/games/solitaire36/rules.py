@@ -43,7 +43,13 @@ from rulebox.games.solitaire36.board import (
     sort_cards,
     with_neighbour,
 )
-from rulebox.games.solitaire36.moves import DISCARD, MOVES, S36Move, parse_s36_move
+from rulebox.games.solitaire36.moves import (
+    DISCARD,
+    MOVES,
+    RANK_MOVES,
+    S36Move,
+    parse_s36_move,
+)
 
 EMPTY = -1
 """The colour of an empty cell."""
@@ -235,14 +241,17 @@ class Solitaire36(Game):
         out: list[S36Move] = []
         for card in self._faceup:
             targets = near & (masks[CARD_COLOUR[card]] | CARD_FILE_MASK[card])
-            row = MOVES[card]
             if targets:
+                ranks = RANK_MOVES[card]
+                rank = 0
                 while targets:
-                    low = targets & -targets
-                    out.append(row[low.bit_length() - 1])
-                    targets ^= low
+                    chunk = targets & 63
+                    if chunk:
+                        out.extend(ranks[rank][chunk])
+                    targets >>= 6
+                    rank += 1
             elif pile:  # S36-3: only an unusable card, and only while the pile lasts
-                out.append(row[DISCARD])
+                out.append(MOVES[card][DISCARD])
         return out
 
     def current_player(self) -> int:
