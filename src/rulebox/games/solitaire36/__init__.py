@@ -18,7 +18,7 @@ explain Y4 shows the cubes Y4 can take; explain discards shows the discard pile 
 
 register_game(
     GameEntry(
-        cls=Solitaire36,  # type: ignore[type-abstract]
+        cls=Solitaire36,
         render=render,  # type: ignore[arg-type]
         package=__name__,
         notation_help=NOTATION,
