@@ -1,0 +1,111 @@
+// Count Red: a 4 × 4 board, row 4 at the top. Red and black pieces carry their number; a stack
+// shows its top piece raised over its bottom one, with a badge naming the player who formed it.
+// A move: click a field to lift its top piece, then the field to set it on.
+
+import { el, svg, clear } from "../dom.js";
+
+const COLS = ["A", "B", "C", "D"];
+const CELL = 120;
+const X0 = 30;
+const Y0 = 12;
+const VALUE = { 1: 3, 2: 2, 3: 1, 4: 0 };
+
+let from = null;
+
+export function reset() { from = null; }
+
+function fieldXY(name) {
+  const c = COLS.indexOf(name[0]);
+  const r = Number(name[1]);
+  return { x: X0 + c * CELL, y: Y0 + (4 - r) * CELL };
+}
+
+function piece(g, cx, cy, code, r, extra = {}) {
+  const red = code[0] === "r";
+  g.append(svg("circle", { cx: cx + 2, cy: cy + 3, r, fill: "#0005" }));
+  g.append(svg("circle", { cx, cy, r, fill: red ? "url(#cr-red)" : "url(#cr-black)", stroke: red ? "#7d0f0f" : "#000", "stroke-width": 2.5, class: `piece ${red ? "red" : "black"}`, ...extra }));
+  g.append(svg("circle", { cx, cy, r: r - 7, fill: "none", stroke: "#ffffff40", "stroke-width": 1.5 }));
+  g.append(svg("text", { x: cx, y: cy + 7, class: "num" }, code.slice(1)));
+}
+
+export function draw(root, ctx) {
+  const { view, legal, mine } = ctx;
+  const pos = view.position;
+  const fields = pos.fields;
+  const locked = new Set(pos.locked || []);
+  const sources = new Set(legal.filter((m) => m.includes("-")).map((m) => m.split("-")[0]));
+  const targets = new Set(from ? legal.filter((m) => m.startsWith(from + "-")).map((m) => m.split("-")[1]) : []);
+  const hist = ctx.state.history || [];
+  const last = !ctx.replay && hist.length ? hist[hist.length - 1].split("-") : [];
+
+  const W = X0 + 4 * CELL + 10;
+  const H = Y0 + 4 * CELL + 34;
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board countred-board", role: "img", "aria-label": "Count Red board" },
+    svg("defs", {},
+      svg("radialGradient", { id: "cr-red", cx: ".35", cy: ".3", r: ".8" }, svg("stop", { offset: "0", "stop-color": "#ff6b5b" }), svg("stop", { offset: "1", "stop-color": "#b3140f" })),
+      svg("radialGradient", { id: "cr-black", cx: ".35", cy: ".3", r: ".8" }, svg("stop", { offset: "0", "stop-color": "#6b6b6b" }), svg("stop", { offset: "1", "stop-color": "#111" }))));
+  s.append(svg("rect", { x: X0 - 8, y: Y0 - 8, width: 4 * CELL + 16, height: 4 * CELL + 16, rx: 12, fill: "#5b3a1e" }));
+  for (let r = 4; r >= 1; r--) {
+    s.append(svg("text", { x: X0 - 18, y: fieldXY("A" + r).y + CELL / 2 + 6, class: "coord" }, String(r)));
+    for (const c of COLS) {
+      const name = c + r;
+      const { x, y } = fieldXY(name);
+      const light = (COLS.indexOf(c) + r) % 2 === 0;
+      const g = svg("g", { class: "field" + (sources.has(name) && !from ? " hot" : "") + (targets.has(name) ? " target" : "") + (from === name ? " chosen" : "") + (last.includes(name) ? " last" : ""), "data-field": name, role: mine ? "button" : null, "aria-label": `field ${name}` });
+      g.append(svg("rect", { x, y, width: CELL, height: CELL, fill: light ? "#e9d3a8" : "#c9a46b", class: "sq" }));
+      g.append(svg("text", { x: x + 8, y: y + 18, class: "value" }, String(VALUE[r])));
+      if (locked.has(name)) {
+        g.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "none", stroke: "#2d5da8", "stroke-width": 4, "stroke-dasharray": "10 6", class: "lock" }));
+        g.append(svg("path", { d: `M${x + CELL - 22} ${y + 17} v-5 a6 6 0 0 1 12 0 v5`, fill: "none", stroke: "#2d5da8", "stroke-width": 2.5 }));
+        g.append(svg("rect", { x: x + CELL - 25, y: y + 16, width: 18, height: 13, rx: 2, fill: "#2d5da8", class: "lock-icon" }));
+      }
+      const stack = fields[name] || [];
+      const cx = x + CELL / 2;
+      const cy = y + CELL / 2;
+      if (stack.length === 1) piece(g, cx, cy + 4, stack[0], 34);
+      else if (stack.length === 2) {
+        piece(g, cx - 10, cy + 14, stack[0], 30);
+        piece(g, cx + 8, cy - 8, stack[1], 30);
+        const former = (pos.formed_by || {})[name];
+        if (former !== undefined && former !== null) {
+          g.append(svg("circle", { cx: x + CELL - 16, cy: y + CELL - 16, r: 11, class: `badge seat-fill-${former}` }));
+          g.append(svg("text", { x: x + CELL - 16, y: y + CELL - 11.5, class: "badge-text" }, String(former)));
+        }
+      }
+      g.addEventListener("click", () => onField(name, ctx));
+      s.append(g);
+    }
+  }
+  COLS.forEach((c, i) => s.append(svg("text", { x: X0 + i * CELL + CELL / 2, y: Y0 + 4 * CELL + 26, class: "coord" }, c)));
+  clear(root).append(s);
+
+  const box = clear(ctx.controls);
+  const opts = ctx.state.options || {};
+  const info = el("div", { class: "stocks" });
+  ctx.state.seats.forEach((seat, p) => {
+    const parity = opts.even === undefined ? "" : (String(p) === String(opts.even) ? "even" : "odd");
+    info.append(el("div", { class: `stock${view.to_move === p ? " turn" : ""}` }, el("span", { class: `seat-dot seat-${p}` }), `${seat.name}: moves on ${parity} counts`));
+  });
+  box.append(info, el("p", { class: "muted small" }, `Moves without a new three: ${pos.fifty ?? 0} of 50`));
+  if (mine) {
+    box.append(el("p", { class: "hint", id: "hint" }, from ? `Lift from ${from}: click the field to set it on (click ${from} again to cancel).` : "Click a glowing field to lift its top piece."));
+    if (legal.includes("claim")) {
+      const b = el("button", { class: "btn", type: "button", "data-move": "claim" }, "Claim a draw (repetition)");
+      b.addEventListener("click", () => ctx.play("claim"));
+      box.append(b);
+    }
+  }
+}
+
+function onField(name, ctx) {
+  if (!ctx.mine) return;
+  if (from === null) {
+    from = name;
+    draw(document.getElementById("board"), ctx);
+    return;
+  }
+  if (from === name) { from = null; draw(document.getElementById("board"), ctx); return; }
+  const src = from;
+  from = null;
+  ctx.play(`${src}-${name}`);
+}
