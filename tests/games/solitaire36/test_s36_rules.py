@@ -149,6 +149,24 @@ def test_S36_5_one_cube_left_wins() -> None:
     assert game.returns() == [1.0]
 
 
+def test_S36_5_one_cube_left_wins_at_once_even_while_the_pile_lasts() -> None:
+    game = drawn(
+        """
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        R Y . . . .
+        """,
+        ["Y2", "K6"], ["R2g", "Y3g", "G4g"], green="1",
+    )
+    game.apply("Y2:b1")
+    assert game.pile_size() == 2
+    assert game.current_player() == TERMINAL and game.legal_moves() == []
+    assert game.outcome().winners == (0,)
+
+
 def test_S36_5_stuck_with_empty_pile_loses() -> None:
     game = drawn(ISOLATED, ["W5", "K6"], [])
     assert game.current_player() == TERMINAL
