@@ -31,9 +31,6 @@ FILE_MASKS: tuple[int, ...] = tuple(
     sum(1 << (SIZE * r + f) for r in range(SIZE)) for f in range(SIZE)
 )
 """The cells of each file (symbol column), file a first."""
-RANK_MASKS: tuple[int, ...] = tuple(
-    sum(1 << (SIZE * r + f) for f in range(SIZE)) for r in range(SIZE)
-)
 NOT_FILE_A = FULL & ~FILE_MASKS[0]
 NOT_FILE_F = FULL & ~FILE_MASKS[SIZE - 1]
 
@@ -53,21 +50,6 @@ def with_neighbour(occ: int) -> int:
     (S36-2). Left/right shifts are masked so that rows do not wrap."""
     near = ((occ << 1) & NOT_FILE_A) | ((occ >> 1) & NOT_FILE_F) | (occ << SIZE) | (occ >> SIZE)
     return occ & near
-
-
-def neighbours(cell: int) -> list[int]:
-    """The cells orthogonally adjacent to ``cell``."""
-    r, f = divmod(cell, SIZE)
-    out = []
-    if r > 0:
-        out.append(cell - SIZE)
-    if f > 0:
-        out.append(cell - 1)
-    if f < SIZE - 1:
-        out.append(cell + 1)
-    if r < SIZE - 1:
-        out.append(cell + SIZE)
-    return out
 
 
 def bits(mask: int) -> list[int]:

@@ -37,7 +37,6 @@ from rulebox.games.solitaire36.board import (
     STANDARD_GRID,
     SYMBOL_NAMES,
     bits,
-    card_phrase,
     cell_file,
     deck_cards,
     sort_cards,
@@ -504,10 +503,6 @@ class Solitaire36(Game):
 
     def position_key(self) -> Any:
         return (tuple(self._grid), tuple(sorted(self._faceup)), tuple(self._pile))
-
-    def describe_card(self, card: int) -> str:
-        """A card in words, e.g. ``Y4 (yellow border, 4 bricks)``."""
-        return card_phrase(card)
 
 
 def _check_deck(given: Sequence[int], cards: list[int], green: int) -> None:
