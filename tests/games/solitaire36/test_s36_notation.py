@@ -97,3 +97,9 @@ def test_explain_discards_lists_the_discard_pile_and_unseen_cards() -> None:
     assert "Discard pile (1, first discarded first): Y4" in text
     assert "Unseen (33" in text and "K2" in text
     assert "explain" in explain(game, "what?")
+
+
+def test_render_says_when_no_cube_can_be_removed_again() -> None:
+    game = drawn(". . . . . .\n" * 4 + "R . R . . .\n. R . . . .", ["R1", "R2"], ["R3"])
+    assert "none can be removed again" in render(game, 0).plain
+    assert game.legal_moves()  # discards go on (S36-5)

@@ -25,6 +25,7 @@ from rulebox.games.solitaire36.board import (
     SYMBOL_NAMES,
     bits,
     card_phrase,
+    with_neighbour,
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
 
@@ -102,6 +103,11 @@ def render(game: Solitaire36, player: int | None = None) -> Text:
     )
     outcome = game.outcome()
     if outcome is None:
+        if game.cubes_left() > 1 and not with_neighbour(game.occupied()):
+            out.append(
+                " No cube has a neighbour left, so none can be removed again (S36-2): the game\n"
+                " is lost, and goes on with discards until the draw pile is empty (S36-5).\n"
+            )
         out.append(" Your move, e.g. ", style="bold")
         moves = game.legal_moves()
         out.append(str(moves[0]) if moves else "", style="bold")

@@ -187,6 +187,10 @@ class Solitaire36(Game):
         """How many cubes are still on the grid."""
         return self._occ.bit_count()
 
+    def occupied(self) -> int:
+        """The cells that hold a cube, as a bit mask (bit ``cell``)."""
+        return self._occ
+
     def cube(self, cell: int) -> int:
         """The colour (0-5) of the cube on ``cell``, or ``EMPTY``."""
         return self._grid[cell]
