@@ -20,12 +20,12 @@ function fieldXY(name) {
   return { x: X0 + c * CELL, y: Y0 + (4 - r) * CELL };
 }
 
-function piece(g, cx, cy, code, r, extra = {}) {
+function piece(g, cx, cy, code, r, extra = {}, label = [0, 7]) {
   const red = code[0] === "r";
   g.append(svg("circle", { cx: cx + 2, cy: cy + 3, r, fill: "#0005" }));
   g.append(svg("circle", { cx, cy, r, fill: red ? "url(#cr-red)" : "url(#cr-black)", stroke: red ? "#7d0f0f" : "#000", "stroke-width": 2.5, class: `piece ${red ? "red" : "black"}`, ...extra }));
   g.append(svg("circle", { cx, cy, r: r - 7, fill: "none", stroke: "#ffffff40", "stroke-width": 1.5 }));
-  g.append(svg("text", { x: cx, y: cy + 7, class: "num" }, code.slice(1)));
+  g.append(svg("text", { x: cx + label[0], y: cy + label[1], class: "num" }, code.slice(1)));
 }
 
 export function draw(root, ctx) {
@@ -64,8 +64,8 @@ export function draw(root, ctx) {
       const cy = y + CELL / 2;
       if (stack.length === 1) piece(g, cx, cy + 4, stack[0], 34);
       else if (stack.length === 2) {
-        piece(g, cx - 10, cy + 14, stack[0], 30);
-        piece(g, cx + 8, cy - 8, stack[1], 30);
+        piece(g, cx - 14, cy + 16, stack[0], 29, {}, [-12, 21]);
+        piece(g, cx + 12, cy - 10, stack[1], 29);
         const former = (pos.formed_by || {})[name];
         if (former !== undefined && former !== null) {
           g.append(svg("circle", { cx: x + CELL - 16, cy: y + CELL - 16, r: 11, class: `badge seat-fill-${former}` }));
