@@ -218,7 +218,7 @@ class Solitaire36(Game):
     def targets(self, card: int) -> int:
         """The cells (a bit mask) whose cube ``card`` may remove now: the card's colour or its
         symbol column (S36-1), and a cube with an orthogonal neighbour (S36-2)."""
-        return with_neighbour(self._occ) & (self._masks[CARD_COLOUR[card]] | CARD_FILE_MASK[card])
+        return with_neighbour(self._occ) & self.matches(card)
 
     def matches(self, card: int) -> int:
         """The cells (a bit mask) whose cube matches ``card`` by colour or column (S36-1),
