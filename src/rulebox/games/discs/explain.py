@@ -34,8 +34,8 @@ def _concerns(move: DiscsMove, disc: int, hole: int) -> bool:
     if k in (Kind.STEP, Kind.BAR):
         ends = (move.a, move.b)
         return hole in ends if hole >= 0 else any(h // HOLES_PER_DISC == disc for h in ends)
-    if k == Kind.TURN:
-        return move.a == disc
+    if k == Kind.TURN:  # a turn moves the pins in the outer holes, not the centre
+        return move.a == disc and hole % HOLES_PER_DISC != 0
     if k == Kind.LOCK:
         return move.a == hole if hole >= 0 else move.a // HOLES_PER_DISC == disc
     return False
