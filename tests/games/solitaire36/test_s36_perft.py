@@ -1,4 +1,5 @@
-"""36 to 1 perft: legal-move counts from fixed deals, depth 1-3, kept in ``perft.json``.
+"""36 to 1 perft: legal-move counts from fixed deals, depth 1-3, kept in ``perft.json``
+(``rulebox.core.perft``: a finished game counts as a leaf; draws follow the fixed deck).
 
 At every node up to depth 2 the generated moves are also compared with a naive reading of the
 rules written here from the position's JSON, so the counts do not only repeat themselves.
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from rulebox.core.perft import perft
 from rulebox.games.solitaire36.rules import Solitaire36
 
 DATA = Path(__file__).with_name("perft.json")
@@ -24,23 +26,12 @@ START = [
     {"seed": "4", "green": "2"},
     {"seed": "5", "grid": "random", "green": "3", "end": "literal"},
 ]
-LATE = {"seed": "6", "moves": 31}
-"""A deal played 31 moves on (first legal move each time): the pile runs out within depth 3."""
-
-
-def perft(game: Solitaire36, depth: int) -> int:
-    """Leaf positions ``depth`` moves on (draws follow the fixed deck)."""
-    if depth == 0:
-        return 1
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        game.apply_unchecked(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
+LATE: list[tuple[dict[str, str], int]] = [
+    ({"seed": "6"}, 31),
+    ({"seed": "7", "end": "literal"}, 32),
+]
+"""Deals played some moves on (the first legal move each time): within depth 3 the pile runs out
+(and, with end=literal, the game ends: those leaves count once)."""
 
 
 def naive_legal(game: Solitaire36) -> set[str]:
@@ -67,16 +58,20 @@ def naive_legal(game: Solitaire36) -> set[str]:
     return legal
 
 
-def late_game() -> Solitaire36:
-    game = Solitaire36.new({"seed": LATE["seed"]})
-    for _ in range(LATE["moves"]):
+def late_game(options: dict[str, str], moves: int) -> Solitaire36:
+    game = Solitaire36.new(options)
+    for _ in range(moves):
         game.apply(game.legal_moves()[0])
     return game
 
 
+def _name(options: dict[str, str]) -> str:
+    return " ".join(f"{k}={v}" for k, v in options.items())
+
+
 def positions() -> list[tuple[str, Solitaire36]]:
-    out = [(" ".join(f"{k}={v}" for k, v in o.items()), Solitaire36.new(o)) for o in START]
-    out.append((f"seed={LATE['seed']} after {LATE['moves']} moves", late_game()))
+    out = [(_name(o), Solitaire36.new(o)) for o in START]
+    out += [(f"{_name(o)} after {n} moves", late_game(o, n)) for o, n in LATE]
     return out
 
 
