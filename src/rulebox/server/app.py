@@ -190,6 +190,12 @@ def create_app(db_url: str | None = None) -> FastAPI:
         """The rules of a game in English with rule IDs, and its move notation."""
         return svc().rules(game[:40])
 
+    @app.get("/api/assets/{game}/{name}", tags=["games"], responses=ERRORS)
+    async def asset(game: str, name: str) -> Response:
+        """A public data file of a game's package (e.g. Columba's card faces, ``deck.json``):
+        the printed components, never a game's state (a shuffled order is state, not a file)."""
+        return svc().asset(game[:40], name[:60])
+
     @app.get("/api/games", tags=["games"])
     async def recent() -> dict[str, Any]:
         """The most recently played games (to spectate)."""

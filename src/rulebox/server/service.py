@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, TypeVar
 
 from rulebox.ai.base import Agent, agent_entries, make_agent
@@ -216,6 +217,24 @@ class GameService:
             text = f"# {entry.title}\n\n(The rules text of this game is not written yet.)\n"
         return {"game": entry.id, "title": entry.title, "text": text,
                 "notation": entry.notation_help}
+
+    def asset(self, game_id: str, name: str) -> Any:
+        """A JSON data file shipped in a game's package (its printed components)."""
+        from fastapi.responses import Response
+
+        try:
+            entry = game_entry(game_id)
+        except RuleboxError:
+            raise ApiError(404, "unknown_game", "no such game") from None
+        stem, _, ext = name.partition(".")
+        if ext != "json" or not stem.replace("_", "").isalnum():
+            raise ApiError(404, "no_such_asset", "assets are JSON files of the game's package")
+        try:
+            data = resources.files(entry.package).joinpath(name).read_bytes()
+        except (FileNotFoundError, OSError, ModuleNotFoundError):
+            raise ApiError(404, "no_such_asset", f"{entry.title} has no {name}") from None
+        return Response(data, media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
 
     # --- creating and loading ------------------------------------------------------------------
     async def create(

@@ -318,7 +318,7 @@ function buildGameLayout(state) {
     el("h3", {}, "Moves"),
     el("ol", { class: "moves", id: "moves" }),
     el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }));
-  clear(app).append(el("section", { class: "game" }, el("div", { class: "main" }, header, status, board, controls), side));
+  clear(app).append(el("section", { class: `game game-${state.game}` }, el("div", { class: "main" }, header, status, board, controls), side));
 }
 
 function button(label, id, fn) {
