@@ -35,12 +35,11 @@ from rulebox.games.columns.moves import (
     parse_columns_move,
 )
 
-_PAIR_DOUBLES = tuple(zip(PAIRS, DOUBLES, strict=True))
-_PAIR_TRIPLES = tuple(
-    (thick, thin, up, down)
-    for (thick, thin), up, down in zip(DIRECTED_PAIRS, TRIPLES_UP, TRIPLES_DOWN, strict=True)
-)
-_PINS_R_S = tuple(zip(range(NUM_PINS), ROUNDELS, SINGLES, strict=True))
+_R_ITEMS = tuple(enumerate(ROUNDELS))
+_S_ITEMS = tuple(enumerate(SINGLES))
+_D_ITEMS = tuple((a, b, m) for (a, b), m in zip(PAIRS, DOUBLES, strict=True))
+_TU_ITEMS = tuple((a, b, m) for (a, b), m in zip(DIRECTED_PAIRS, TRIPLES_UP, strict=True))
+_TD_ITEMS = tuple((a, b, m) for (a, b), m in zip(DIRECTED_PAIRS, TRIPLES_DOWN, strict=True))
 
 
 class Columns(Game):
@@ -59,6 +58,10 @@ class Columns(Game):
         self._kind: list[int] = [-1]
         self._left: list[list[int]] = [[STOCK[k] for k in Kind] for _ in range(2)]
         self._to_move: int = self.opts["first"]
+        self._h: list[int] = [0] * NUM_PINS
+        self._top: list[int] = [0] * NUM_PINS
+        self._blk: list[int] = [-1] * NUM_PINS
+        self._refresh(range(NUM_PINS))
         self._legal: list[ColumnsMove] = self._generate()
 
     # --- state --------------------------------------------------------------------------------
@@ -74,38 +77,42 @@ class Columns(Game):
         return [(self._owner[c], Kind(self._kind[c]), c) for c in self._stacks[pin]]
 
     # --- moves --------------------------------------------------------------------------------
+    def _refresh(self, pins: tuple[int, ...] | range) -> None:
+        """Recompute the height, top piece and top-blocker owner of the given pins.
+
+        An empty pin's top is a number of its own (below 0), so that "the two supports are
+        different pieces" is simply ``top[a] != top[b]`` (the board is no piece)."""
+        for pin in pins:
+            stack = self._stacks[pin]
+            self._h[pin] = len(stack)
+            if stack:
+                top = stack[-1]
+                self._top[pin] = top
+                self._blk[pin] = self._owner[top] if self._kind[top] != Kind.ROUNDEL else -1
+            else:
+                self._top[pin] = -1 - pin
+                self._blk[pin] = -1
+
     def _generate(self) -> list[ColumnsMove]:
+        """Every legal placement of the player to move (the hot path: comprehensions over
+        precomputed move tables, with heights and tops kept up to date by apply/undo)."""
         p = self._to_move
         left = self._left[p]
-        stacks = self._stacks
-        heights = [len(s) for s in stacks]
-        tops = [s[-1] if s else 0 for s in stacks]
+        h = self._h
+        t = self._top
         out: list[ColumnsMove] = []
-        if left[Kind.ROUNDEL] or left[Kind.SINGLE]:
-            owner, kind = self._owner, self._kind
+        if left[Kind.ROUNDEL]:
+            blk = self._blk
             opp = 1 - p
-            for pin, r_move, s_move in _PINS_R_S:
-                if heights[pin] < LEVELS:
-                    if left[Kind.ROUNDEL]:
-                        top = tops[pin]
-                        if not (top and owner[top] == opp and kind[top] != Kind.ROUNDEL):
-                            out.append(r_move)
-                    if left[Kind.SINGLE]:
-                        out.append(s_move)
+            out += [m for pin, m in _R_ITEMS if h[pin] < LEVELS and blk[pin] != opp]
+        if left[Kind.SINGLE]:
+            out += [m for pin, m in _S_ITEMS if h[pin] < LEVELS]
         if left[Kind.DOUBLE]:
-            for (a, b), move in _PAIR_DOUBLES:
-                h = heights[a]
-                if h == heights[b] and h < LEVELS and (h == 0 or tops[a] != tops[b]):
-                    out.append(move)
+            out += [m for a, b, m in _D_ITEMS if h[a] == h[b] < LEVELS and t[a] != t[b]]
         if left[Kind.TRIPLE]:
-            for thick, thin, up, down in _PAIR_TRIPLES:
-                h = heights[thick]
-                if h <= LEVELS - 2 and (h == 0 or tops[thick] != tops[thin]):
-                    hn = heights[thin]
-                    if hn == h:
-                        out.append(up)
-                    elif hn == h + 1:
-                        out.append(down)
+            top = LEVELS - 2
+            out += [m for a, b, m in _TU_ITEMS if h[a] == h[b] <= top and t[a] != t[b]]
+            out += [m for a, b, m in _TD_ITEMS if h[a] <= top and h[b] == h[a] + 1 and t[a] != t[b]]
         return out
 
     def legal_moves(self) -> list[ColumnsMove]:
@@ -192,6 +199,7 @@ class Columns(Game):
             thick.append(code)
             thick.append(code)
             stacks[move.pins[1]].append(code)
+        self._refresh(move.pins)
         self._history.append(move)
         self._to_move = 1 - p
         self._legal = self._generate()
@@ -206,6 +214,7 @@ class Columns(Game):
             stack = self._stacks[pin]
             while stack and stack[-1] == code:
                 stack.pop()
+        self._refresh(move.pins)
         self._to_move = p
         self._legal = self._generate()
 
@@ -251,6 +260,9 @@ class Columns(Game):
         g._kind = list(self._kind)
         g._left = [list(x) for x in self._left]
         g._to_move = self._to_move
+        g._h = list(self._h)
+        g._top = list(self._top)
+        g._blk = list(self._blk)
         g._legal = list(self._legal)
         return g
 
@@ -314,6 +326,7 @@ class Columns(Game):
                     raise StateError(
                         f"player {p} has more {k.noun}s on the board than exist [COL-1]"
                     )
+        self._refresh(range(NUM_PINS))
         self._legal = self._generate()
 
     def _new_piece(self, owner: int, kind: Kind) -> int:
