@@ -94,3 +94,48 @@ def test_generator_agrees_with_the_checker(players: int) -> None:
                 assert ok == (m in legal), (plies, str(m))
         g.apply(eager(g, rng, moves))
         plies += 1
+
+
+def _tile_oracle(g: Columba, k: int, c: int) -> int:
+    """Lay the tile on a copy and look at the whole territory again (CB-9, CB-7)."""
+    h = g.clone()
+    p = h.current_player()
+    h._sq[k] = (1, c, h.turn_number, p, None)  # a TILE
+    h._turn_tiles = [*h._turn_tiles, k]
+    h._dirty()
+    label, _regs, _owner = h._regions()
+    if len({label[q] for q in h.cotes()}) < len(h.cotes()):
+        return 1
+    return 0 if h._pending_ok(p, h._regions(), h._turn_tiles) else 2
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_CB_7_CB_9_fast_tile_rule_matches_a_full_recount(seed: int) -> None:
+    g = Columba.new({"players": "2", "seed": str(seed)})
+    rng = random.Random(seed)
+    checked = 0
+    while not g.is_terminal():
+        moves = g.legal_moves()
+        tiles = [m for m in moves if m.verb == "tile"]
+        if g.phase == "actions" and any(g.reserve(g.current_player())):
+            for m in candidates(g):
+                if m.verb != "tile" or not g.reserve(g.current_player())[m.arg]:
+                    continue
+                s = g.squares().get(m.sq)
+                if s is not None and s[0] != 0:
+                    continue
+                if s is None and not any(m.sq + d in g.squares() for d in (-1, 1, -1024, 1024)):
+                    continue
+                if s is not None and (s[4] == "P" or m.sq in g.cotes()):
+                    continue
+                owner = g.estate_owner(m.sq) if s is not None else -1
+                if owner not in (-1, g.current_player()):
+                    continue
+                assert g._tile_effect(m.sq, m.arg, g.current_player()) == _tile_oracle(
+                    g, m.sq, m.arg), str(m)
+                checked += 1
+        if tiles and rng.random() < 0.8:
+            g.apply(rng.choice(tiles))
+        else:
+            g.apply(eager(g, rng, moves))
+    assert checked > 100

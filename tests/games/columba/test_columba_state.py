@@ -94,7 +94,7 @@ def test_two_dovecotes_in_one_region_are_corrupt() -> None:
         Columba.from_json(_corrupt(two))
 
 
-# --- hidden information ------------------------------------------------------------------------------
+# --- hidden information --------------------------------------------------------------------------
 DECK_A = "C05,C11,C20,C02,C17,C30,C01,C09,C14,C22,C03,C27"
 DECK_B = "C05,C11,C20,C02,C17,C30,C01,C09,C22,C14,C27,C03"  # the same but the last 4 reordered
 
@@ -137,7 +137,7 @@ def test_determinize_reshuffles_only_the_unseen_cards() -> None:
     assert len(orders) > 1
 
 
-# --- notation -----------------------------------------------------------------------------------------
+# --- notation ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text", ["place", "place 1 r90", "place 1,2 r45", "tile X 1,2",
                                   "cote medium 1,1", "falcon", "hop", "tile W 900,1"])
 def test_malformed_actions(text: str) -> None:

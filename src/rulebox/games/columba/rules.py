@@ -74,7 +74,6 @@ COTES = {2: (3, 1), 3: (2, 1), 4: (1, 1)}
 _FIELD_OUTSIDE = ((-1, -STRIDE), (STRIDE - 1, 2 * STRIDE), (2, -STRIDE + 1),
                   (STRIDE + 2, 2 * STRIDE + 1))
 _FIELD_PAIRS = ((0, 1), (0, 2), (1, 3), (2, 3))
-_RING = tuple(dx * STRIDE + dy for dx in (-2, -1, 0, 1) for dy in (-2, -1, 0, 1))
 
 _MOVES: dict[tuple[str, int, int], ColumbaMove] = {}
 
@@ -86,6 +85,17 @@ def _mv(verb: str, sq: int, arg: int) -> ColumbaMove:
     if m is None:
         m = _MOVES[k] = ColumbaMove(verb, sq, arg)
     return m
+
+
+def _place_moves(k0: int) -> tuple[ColumbaMove, ...]:
+    """The 4 ``place`` moves on top-left ``k0`` (shared values)."""
+    ms = _PLACES.get(k0)
+    if ms is None:
+        ms = _PLACES[k0] = tuple(_mv("place", k0, r) for r in range(4))
+    return ms
+
+
+_PLACES: dict[int, tuple[ColumbaMove, ...]] = {}
 
 
 def _parse_deck(text: str) -> tuple[str, ...]:
@@ -370,16 +380,6 @@ class Columba(Game):
                     "CB-2")
         return self._capture_problem(covered, p)
 
-    def _estates_near(self, k0: int) -> int:
-        """How many different estates touch the card position at ``k0`` along an edge."""
-        label, _regs, owner = self._regions()
-        seen: set[int] = set()
-        for e in EDGE_NEIGHBOURS:
-            rid = label.get(k0 + e)
-            if rid is not None and owner[rid] != -1:
-                seen.add(rid)
-        return len(seen)
-
     def _card_joins(self, k0: int, colours: tuple[int, ...]) -> bool:
         """Whether a card with ``colours`` on ``k0`` would join two estates (CB-9)."""
         label, _regs, owner = self._regions()
@@ -444,7 +444,7 @@ class Columba(Game):
         s = sq.get(k)
         where = sq_text(k)
         reg = self._regions()
-        label, regs, owner = reg
+        label, _regs, owner = reg
         if s is None:
             if not any(k + d in sq for d in NEIGHBOURS):
                 return (f"{where} is not next to the territory; a tile goes on a wild pigeon or "
@@ -462,6 +462,21 @@ class Columba(Game):
             if o != -1 and o not in self._friends[p]:
                 return (f"{where} is in {self._who(o)}'s estate; a tile may not cover an "
                         "opponent's pigeon", "CB-7")
+        code = self._tile_effect(k, c, p)
+        if code == 1:
+            return f"a {COLOUR_NAMES[c]} tile on {where} would join two estates", "CB-9"
+        if code == 2:
+            return (f"a tile on {where} would not belong to your estate by the end of the turn "
+                    "(every tile laid this turn must, and you could not make it so)", "CB-7")
+        return None
+
+    def _tile_effect(self, k: int, c: int, p: int) -> int:
+        """For a tile that may go on ``k`` as far as the square goes: 0 if it may, 1 if it would
+        join two estates (CB-9), 2 if the turn could then no longer end (CB-7)."""
+        sq = self._sq
+        s = sq.get(k)
+        reg = self._regions()
+        label, regs, owner = reg
         # regions of colour c that the tile joins
         joined: set[int] = set()
         for d in NEIGHBOURS:
@@ -470,47 +485,68 @@ class Columba(Game):
                 joined.add(label[k + d])
         if s is not None and s[1] == c:
             joined.add(label[k])
-        estates = {rid for rid in joined if owner[rid] != -1}
+        estates = [rid for rid in joined if owner[rid] != -1]
         if len(estates) > 1:
-            return f"a {COLOUR_NAMES[c]} tile on {where} would join two estates", "CB-9"
-        tiles = [*self._turn_tiles, k]
-        split = (s is not None and s[1] != c
-                 and any(label[t] == label[k] for t in self._turn_tiles))
-        if split:
-            # the tile may cut the region it covers: recompute everything
-            saved_reg = self._reg
-            sq[k] = (TILE, c, self._turn, p, None)
-            self._reg = None
-            try:
-                ok = self._pending_ok(p, self._regions(), tiles)
-            finally:
-                sq[k] = s  # type: ignore[assignment]
-                self._reg = saved_reg
+            return 1
+        turn_tiles = self._turn_tiles
+        friends = self._friends[p]
+        new_owner = owner[estates[0]] if estates else -1
+        if not turn_tiles:
+            if new_owner in friends:
+                return 0
+            # a lone tile outside the estates: only a dovecote still to come can save it
+            return 0 if new_owner == -1 and self._can_still_cote(p) else 2
+        tiles = [*turn_tiles, k]
+        # the tile may cut the region of another colour it covers: split it locally
+        sub: dict[int, int] = {}
+        sub_owner: list[int] = []
+        sub_members: list[list[int]] = []
+        if s is not None and s[1] != c and any(label[t] == label[k] for t in turn_tiles):
+            members = set(regs[label[k]])
+            members.discard(k)
+            for start in members:
+                if start in sub:
+                    continue
+                sid = len(sub_members)
+                sub[start] = sid
+                group = [start]
+                stack = [start]
+                while stack:
+                    a = stack.pop()
+                    for d in NEIGHBOURS:
+                        b = a + d
+                        if b in members and b not in sub:
+                            sub[b] = sid
+                            group.append(b)
+                            stack.append(b)
+                sub_members.append(group)
+                cote = next((q for q in group if q in self._cotes), None)
+                sub_owner.append(-1 if cote is None else self._cotes[cote][0])
+        loose_regions: set[int] = set()
+        for t in tiles:
+            if t == k or label[t] in joined:
+                rid, o = -2, new_owner
+            elif t in sub:
+                rid = -3 - sub[t]
+                o = sub_owner[sub[t]]
+            else:
+                rid = label[t]
+                o = owner[rid]
+            if o not in friends:
+                loose_regions.add(rid)
+        if not loose_regions:
+            return 0
+        if not self._can_still_cote(p) or len(loose_regions) != 1:
+            return 2
+        rid = loose_regions.pop()
+        if rid == -2:
+            return 0 if new_owner == -1 else 2  # the tile's own square takes a dovecote
+        if rid <= -3:
+            sid = -3 - rid
+            ok = sub_owner[sid] == -1 and any(self._cote_spot(q) for q in sub_members[sid])
         else:
-            new_owner = owner[next(iter(estates))] if estates else -1
-            friends = self._friends[p]
-            loose: list[int] = []
-            loose_regions: set[int] = set()
-            for t in tiles:
-                rid = -2 if (t == k or label[t] in joined) else label[t]
-                o = new_owner if rid == -2 else owner[rid]
-                if o not in friends:
-                    loose.append(t)
-                    loose_regions.add(rid)
-            ok = True
-            if loose:
-                if not self._can_still_cote(p) or len(loose_regions) != 1:
-                    ok = False
-                else:
-                    rid = loose_regions.pop()
-                    if rid == -2:
-                        ok = new_owner == -1  # the tile's own square takes a dovecote
-                    else:
-                        ok = owner[rid] == -1 and any(self._cote_spot(q) for q in regs[rid])
-        if not ok:
-            return (f"a tile on {where} would not belong to your estate by the end of the turn "
-                    "(every tile laid this turn must, and you could not make it so)", "CB-7")
-        return None
+            ok = owner[rid] == -1 and any(self._cote_spot(q) for q in regs[rid])
+        return 0 if ok else 2
 
     def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
         """Why ``p`` may not place a dovecote on ``k`` (CB-6, CB-9), or ``None``."""
@@ -566,22 +602,71 @@ class Columba(Game):
         return None
 
     # --- moves --------------------------------------------------------------------------------
+    def _coverable(self, k: int, p: int, label: dict[int, int], owner: list[int]) -> bool:
+        """Whether ``p`` may cover square ``k`` to capture, colours and counts aside (CB-3)."""
+        s = self._sq[k]
+        if s[0] == FALCON or k in self._cotes or s[4] == POND_ID:
+            return False
+        o = owner[label[k]]
+        if o == -1:
+            return True
+        if s[0] == FIELD:
+            return o in self._friends[p]
+        if o == p:
+            return s[3] == p and s[2] < self._turn
+        return o in self._friends[p]
+
     def _placements(self) -> list[ColumbaMove]:
         p = self._to_move
         assert self._hand is not None
         rots = ROTATIONS[self._hand]
         sq = self._sq
-        cands = {k + d for k in sq for d in _RING}
+        label, _regs, owner = self._regions()
+        obj = self._obj[p]
+        cover: set[int] = set()
+        free = [0, 0, 0, 0]
+        supply = self._supply
+        if obj is not None:
+            for colour, filled in zip(CARDS[obj].fields, self._slots[p], strict=True):
+                if not filled:
+                    free[colour] += 1
+            cover = {k for k in sq if self._coverable(k, p, label, owner)}
+        est: dict[int, int] = {}
+        if len(self._cotes) >= 2:
+            est = {k: rid for k, rid in label.items() if owner[rid] != -1}
+        s1, s2, s3 = OFFSETS[1], OFFSETS[2], OFFSETS[3]
         out: list[ColumbaMove] = []
-        for k0 in sorted(cands):
-            if self._position_problem(k0, p):
-                continue
-            if self._estates_near(k0) < 2:
-                out.extend(_mv("place", k0, r) for r in range(4))
-            else:
-                out.extend(_mv("place", k0, r) for r in range(4)
-                           if not self._card_joins(k0, rots[r]))
+        # top-lefts where the card covers something, then those where it only touches
+        covering = {q - o for q in sq for o in OFFSETS}
+        touching = {q - e for q in sq for e in EDGE_NEIGHBOURS} - covering
+        if obj is not None:
+            for k0 in sorted(covering):
+                need = [0, 0, 0, 0]
+                wild = [0, 0, 0, 0]
+                ok = True
+                for q in (k0, k0 + s1, k0 + s2, k0 + s3):
+                    s = sq.get(q)
+                    if s is None:
+                        continue
+                    if q not in cover:
+                        ok = False
+                        break
+                    need[s[1]] += 1
+                    if s[0] == FIELD:
+                        wild[s[1]] += 1
+                if ok and all(need[c] <= free[c] and wild[c] <= supply[c] for c in range(4)):
+                    self._place_all(out, k0, rots, est)
+        for k0 in sorted(touching):
+            self._place_all(out, k0, rots, est)
         return out
+
+    def _place_all(self, out: list[ColumbaMove], k0: int,
+                   rots: tuple[tuple[int, int, int, int], ...], est: dict[int, int]) -> None:
+        """Add the rotations of a card on ``k0`` that join no estates (CB-9)."""
+        if est and len({est[k0 + e] for e in EDGE_NEIGHBOURS if k0 + e in est}) > 1:
+            out.extend(_mv("place", k0, r) for r in range(4) if not self._card_joins(k0, rots[r]))
+        else:
+            out.extend(_place_moves(k0))
 
     def _actions(self) -> list[ColumbaMove]:
         p = self._to_move
@@ -607,16 +692,20 @@ class Columba(Game):
                                 out.append(_mv("cote", k, 1))
         colours = [c for c in range(4) if self._reserve[p][c]]
         if colours:
+            friends = self._friends[p]
+            cotes = self._cotes
             spots = set()
             for k, s in sq.items():
-                if s[0] == FIELD:
+                if (s[0] == FIELD and s[4] != POND_ID and k not in cotes
+                        and (owner[label[k]] == -1 or owner[label[k]] in friends)):
                     spots.add(k)
                 for d in NEIGHBOURS:
                     if k + d not in sq:
                         spots.add(k + d)
+            effect = self._tile_effect
             for k in sorted(spots):
                 for c in colours:
-                    if self._tile_problem(k, c, p) is None:
+                    if effect(k, c, p) == 0:
                         out.append(_mv("tile", k, c))
         if self._buy_problem(p) is None:
             out.append(BUY)
