@@ -220,7 +220,7 @@ function controls(ctx, pos, tools, placeRots, hand, redraw) {
     const r = el("button", { class: "btn small", type: "button", id: "rot-right", title: "turn clockwise" }, "⟳");
     l.addEventListener("click", () => turn(-90));
     r.addEventListener("click", () => turn(90));
-    row.append(el("span", { class: "hand" }, el("span", { class: "small muted" }, "in hand:"), miniCard(hand, sel.rot, null, 24), l, r, el("span", { class: "small muted" }, `r${sel.rot}`)));
+    row.append(el("span", { class: "hand" }, el("span", { class: "small muted" }, "in hand:"), miniCard(hand, sel.rot, null, 24), l, r, el("span", { class: "small muted", id: "rot-label" }, `r${sel.rot}`)));
   }
   for (const t of tools) {
     const b = el("button", { class: "tool-btn btn" + (sel.tool === t ? " on" : ""), type: "button", "data-tool": t }, toolLabel(t));
