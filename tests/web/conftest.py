@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_helpers import Api
+
+from rulebox.server.testing import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
-from web_helpers import Api
-
-from rulebox.server.testing import ServerProcess
 
 
 @pytest.fixture(scope="session")
