@@ -76,9 +76,13 @@ def test_same_seed_same_game() -> None:
     assert run() == run()
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_generator_agrees_with_the_checker(players: int) -> None:
-    g = Columba.new({"players": str(players), "seed": "9"})
+VARIANTS = [{"players": "2"}, {"players": "4"}, {"players": "3", "variant": "kids"},
+            {"players": "2", "pond": "1"}]
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=[" ".join(o.values()) for o in VARIANTS])
+def test_generator_agrees_with_the_checker(options: dict[str, str]) -> None:
+    g = Columba.new({**options, "seed": "9"})
     rng = random.Random(9)
     plies = 0
     while not g.is_terminal():

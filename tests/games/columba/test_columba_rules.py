@@ -3,8 +3,8 @@
 Positions are drawn as text and loaded through the JSON state. A drawing's top-left token is
 square 0,0 (x east, y south). Tokens: ``.`` empty; ``W G B K`` a wild pigeon of an old card;
 ``W*`` one of a card laid this turn; ``w0`` a domesticated tile laid by player 0 on an earlier
-turn, ``w0*`` one laid this turn; ``F1`` a falcon laid by player 1. Dovecotes are given apart as
-``{"x,y": (player, "small" | "large")}``.
+turn, ``w0*`` one laid this turn; ``Wp`` a field of the Pond; ``F1`` a falcon laid by player 1.
+Dovecotes are given apart as ``{"x,y": (player, "small" | "large")}``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from rulebox.core.errors import IllegalMoveError, OptionError
-from rulebox.games.columba.cards import CARDS, COLOURS, ROTATIONS, key
+from rulebox.games.columba.cards import CARDS, COLOURS, POND_ID, ROTATIONS, key
 from rulebox.games.columba.rules import COTES, Columba
 
 TURN = 6  # the drawn positions are in turn 6; "earlier" tiles were laid on turn 2
@@ -38,6 +38,7 @@ def drawn(
     supply: dict[str, int] | None = None,
     falcons: int | None = None,
     card: str = "C30",
+    options: dict[str, str] | None = None,
 ) -> Columba:
     """A game in the drawn position (see the module docstring)."""
     squares: dict[str, list[Any]] = {}
@@ -50,7 +51,8 @@ def drawn(
             now = tok.endswith("*")
             tok = tok.rstrip("*")
             if tok[0] in COLOURS:
-                squares[f"{x},{y}"] = ["field", tok[0], card, TURN if now else -1]
+                cid = POND_ID if tok[1:] == "p" else card
+                squares[f"{x},{y}"] = ["field", tok[0], cid, TURN if now else -1]
             elif tok[0].upper() in COLOURS:
                 tiles[tok[0].upper()] += 1
                 squares[f"{x},{y}"] = ["tile", tok[0].upper(), int(tok[1]), TURN if now else 2]
@@ -59,7 +61,9 @@ def drawn(
                 squares[f"{x},{y}"] = ["falcon", int(tok[1]), 2, None]
             else:
                 raise ValueError(tok)
-    objectives = objectives or {}
+    options = options or {}
+    kids = options.get("variant") == "kids"
+    objectives = objectives or ({p: None for p in range(players)} if kids else {})
     slots = slots or {}
     reserve = reserve or {}
     chicks = chicks or {}
@@ -102,7 +106,8 @@ def drawn(
         "this_turn": this_turn or {"cote": False, "falcon": False, "tiles": []},
     }
     return Columba.from_json({
-        "format": 1, "game": "columba", "options": {"players": str(players), "seed": "1"},
+        "format": 1, "game": "columba",
+        "options": {"players": str(players), "seed": "1", **options},
         "history": [], "position": position,
     })
 

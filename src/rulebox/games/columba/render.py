@@ -105,6 +105,13 @@ def render(game: Columba, player: int | None = None) -> Text:
         out.append(f" {SEATS[p]:>6} ", style=PLAYER_STYLE[p])
         out.append(f" player {p}{team}: {goal}; reserve {res}; dovecotes left {small} small "
                    f"{large} large; falcons {chicks} chick {adults} adult; score {scores[p]}\n")
+    rules = []
+    if game.opts.get("variant") == "kids":
+        rules.append("children's game (CB-13): cards and dovecotes only")
+    if game.opts.get("pond"):
+        rules.append("the Pond is in play (CB-14): p marks its fields")
+    if rules:
+        out.append(" Variant: " + "; ".join(rules) + "\n")
     supply = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.supply()))
     out.append(f"\n Supply: tiles {supply}, falcons {game.falcon_supply()}. "
                f"Deck: {game.cards_left()} cards left (the project's own deck: {_short_note()})\n")

@@ -26,9 +26,9 @@ import random
 from collections.abc import Iterable
 from typing import Any, Self
 
-from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.errors import IllegalMoveError, OptionError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
-from rulebox.core.options import OptionSpec, int_option
+from rulebox.core.options import OptionSpec, choice_option, int_option
 from rulebox.core.rng import rng
 from rulebox.games.columba.cards import (
     CARDS,
@@ -100,9 +100,9 @@ _PLACES: dict[int, tuple[ColumbaMove, ...]] = {}
 
 def _parse_deck(text: str) -> tuple[str, ...]:
     ids = tuple(t.strip().upper() for t in text.split(",") if t.strip())
-    unknown = [c for c in ids if c not in DECK_IDS]
+    unknown = [c for c in ids if c not in DECK_IDS and c != POND_ID]
     if unknown:
-        raise ValueError(f"unknown card {unknown[0][:10]!r} (cards are C01..C30)")
+        raise ValueError(f"unknown card {unknown[0][:10]!r} (cards are C01..C30, P the Pond)")
     if len(set(ids)) != len(ids):
         dup = next(c for c in ids if ids.count(c) > 1)
         raise ValueError(f"card {dup} is listed twice")
@@ -116,9 +116,14 @@ PLAYERS_OPTION = int_option("players", 2, "number of players (4 = two teams, 0+2
 DECK_OPTION = OptionSpec(
     "deck", None,
     "order of the shuffled cards, ids comma-separated, first starts the territory (CB-16); "
-    "a shorter list plays a shorter game",
+    "a shorter list plays a shorter game; P is the Pond (with pond=1)",
     parse=_parse_deck, show=lambda v: ",".join(v),
 )
+
+
+VARIANT_OPTION = choice_option(
+    "variant", "standard", "standard rules, or the children's game (CB-13)", ("standard", "kids"))
+POND_OPTION = int_option("pond", 0, "1: shuffle the Pond card into the deck (CB-14)", 0, 1)
 
 
 class Columba(Game):
@@ -127,7 +132,7 @@ class Columba(Game):
     id = "columba"
     title = "Columba"
     player_counts = (2, 3, 4)
-    option_specs = (PLAYERS_OPTION, DECK_OPTION)
+    option_specs = (PLAYERS_OPTION, DECK_OPTION, VARIANT_OPTION, POND_OPTION)
     max_moves = 3000
     return_bounds = (-1.0, 1.0)
     has_hidden_information = True
@@ -139,12 +144,16 @@ class Columba(Game):
 
     def _setup(self) -> None:
         n = self.num_players
+        self._kids = self.opts.get("variant") == "kids"
+        pond = bool(self.opts.get("pond"))
         order = self.opts.get("deck")
         if order is None:
-            cards = list(DECK_IDS)
+            cards = list(DECK_IDS) + ([POND_ID] if pond else [])
             rng(self.opts["seed"], "columba-deck").shuffle(cards)
         else:
             cards = list(order)
+            if POND_ID in cards and not pond:
+                raise OptionError("the deck lists the Pond (P): add pond=1 [CB-14]")
         self._friends: tuple[tuple[int, ...], ...] = tuple(
             (p, (p + 2) % 4) if n == 4 else (p,) for p in range(n)
         )
@@ -152,7 +161,8 @@ class Columba(Game):
         self._cotes: dict[int, tuple[int, bool]] = {}
         self._lay(key(0, 0), cards[0], 0, -1)
         self._deck: list[str] = list(reversed(cards[1:]))  # the top card is last
-        self._obj: list[str | None] = [STARTING_IDS[p] for p in range(n)]
+        # the children's game has no objectives (CB-13)
+        self._obj: list[str | None] = [None if self._kids else STARTING_IDS[p] for p in range(n)]
         self._slots: list[list[bool]] = [[False] * 4 for _ in range(n)]
         self._reserve: list[list[int]] = [[0] * 4 for _ in range(n)]
         self._supply: list[int] = [TILES_PER_COLOUR] * 4
@@ -340,6 +350,10 @@ class Columba(Game):
 
     def _capture_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
         """Why these squares may not be captured together by ``p`` (CB-3, CB-4, CB-12)."""
+        if self._hand == POND_ID:
+            return "the Pond is laid without covering anything", "CB-14"
+        if self._kids:
+            return self._kids_cover_problem(covered, p)
         obj = self._obj[p]
         if obj is None:
             return ("you have no objective, so you cannot capture: lay the card so that it "
@@ -367,6 +381,19 @@ class Columba(Game):
             if wild[c] > self._supply[c]:
                 return (f"the supply has only {self._supply[c]} {COLOUR_NAMES[c]} tile(s) left",
                         "CB-12")
+        return None
+
+    def _kids_cover_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
+        """The children's game: a card may cover fields outside opponents' estates (CB-13)."""
+        for k in covered:
+            where = sq_text(k)
+            if k in self._cotes:
+                return f"a card may not cover the dovecote on {where}", "CB-13"
+            if self._sq[k][4] == POND_ID:
+                return f"nothing may cover the Pond ({where})", "CB-14"
+            o = self.estate_owner(k)
+            if o != -1 and o not in self._friends[p]:
+                return f"{where} is in {self._who(o)}'s estate", "CB-13"
         return None
 
     def _position_problem(self, k0: int, p: int) -> tuple[str, str] | None:
@@ -610,7 +637,7 @@ class Columba(Game):
         o = owner[label[k]]
         if o == -1:
             return True
-        if s[0] == FIELD:
+        if s[0] == FIELD or self._kids:
             return o in self._friends[p]
         if o == p:
             return s[3] == p and s[2] < self._turn
@@ -626,7 +653,12 @@ class Columba(Game):
         cover: set[int] = set()
         free = [0, 0, 0, 0]
         supply = self._supply
-        if obj is not None:
+        if self._kids:  # any 1-4 coverable fields (CB-13): no slots, no supply
+            obj = "kids"
+            free = [4, 4, 4, 4]
+            supply = [4, 4, 4, 4]
+            cover = {k for k in sq if self._coverable(k, p, label, owner)}
+        elif obj is not None:
             for colour, filled in zip(CARDS[obj].fields, self._slots[p], strict=True):
                 if not filled:
                     free[colour] += 1
@@ -639,7 +671,7 @@ class Columba(Game):
         # top-lefts where the card covers something, then those where it only touches
         covering = {q - o for q in sq for o in OFFSETS}
         touching = {q - e for q in sq for e in EDGE_NEIGHBOURS} - covering
-        if obj is not None:
+        if obj is not None and self._hand != POND_ID:
             for k0 in sorted(covering):
                 need = [0, 0, 0, 0]
                 wild = [0, 0, 0, 0]
@@ -773,6 +805,9 @@ class Columba(Game):
         phase = self._phase
         if phase == OVER:
             return "the game is over", "CB-11"
+        if self._kids and v in ("goal", "nogoal", "tile", "buy", "raise", "falcon"):
+            return ("the children's game has only cards and dovecotes: no objectives, tiles or "
+                    "falcons", "CB-13")
         if phase == PLACE and v != "place":
             return (f"first lay the card in hand ({self._hand}) with place x,y rN", "CB-2")
         if phase == GOAL_PHASE and v not in ("goal", "nogoal"):
@@ -911,7 +946,7 @@ class Columba(Game):
         captured = False
         for off in OFFSETS:
             s = sq.get(k0 + off)
-            if s is None:
+            if s is None or self._kids:
                 continue
             captured = True
             colour = s[1]
@@ -982,6 +1017,7 @@ class Columba(Game):
         g._history = list(self._history)
         g._undo_floor = self._undo_floor
         g._friends = self._friends
+        g._kids = self._kids
         g._restore(self._snapshot())
         g._undo = list(self._undo)  # snapshots are never mutated in place
         return g
@@ -1112,8 +1148,9 @@ class _Loader:
             raise StateError(f"unknown card in hand {str(hand)[:10]!r}")
         g._hand = hand
         deck = d.get("deck")
-        if not isinstance(deck, list) or any(c not in DECK_IDS for c in deck):
-            raise StateError("deck must be a list of card ids C01..C30")
+        allowed = set(DECK_IDS) | ({POND_ID} if g.opts.get("pond") else set())
+        if not isinstance(deck, list) or any(c not in allowed for c in deck):
+            raise StateError("deck must be a list of card ids C01..C30 (and P with pond=1)")
         g._deck = list(reversed(deck))
         self.squares()
         self.cotes()
