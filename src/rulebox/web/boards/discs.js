@@ -114,7 +114,10 @@ export function draw(root, ctx) {
     const [x2, y2] = holeXY(b);
     const g = svg("g", { class: "line" + (bars.has(line) ? " hot" : ""), "data-line": line });
     g.append(svg("line", { x1, y1, x2, y2, class: "groove" }));
-    g.append(svg("line", { x1, y1, x2, y2, class: "hit" }));
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const nx = (-(y2 - y1) / len) * 11;
+    const ny = ((x2 - x1) / len) * 11;
+    g.append(svg("path", { d: `M${x1 + nx} ${y1 + ny} L${x2 + nx} ${y2 + ny} L${x2 - nx} ${y2 - ny} L${x1 - nx} ${y1 - ny} Z`, class: "hit" }));
     if (bars.has(line)) g.addEventListener("click", () => ctx.play(`bar ${line}`));
     s.append(g);
   }

@@ -1,0 +1,230 @@
+"""The other games in the browser: a few turns of each by clicking (hot-seat, so one page plays
+every seat), checking what the page shows; and no hidden information reaches the page."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from web_helpers import Api, screenshot
+
+from rulebox.core.registry import game_ids, new_game
+from rulebox.server.testing import ServerProcess
+
+
+def state(page: Any) -> dict[str, Any]:
+    return page.evaluate("window.rulebox && window.rulebox.state")
+
+
+def open_hotseat(page: Any, server: ServerProcess, api: Api, game: str, n: int,
+                 **options: str) -> dict[str, Any]:
+    g = api.create(game, ["human"] * n, hotseat=n > 1, **options)
+    tokens = ",".join(s["token"] for s in g["seats"])
+    page.goto(f"{server.url}/game/{g['id']}#t={tokens}")
+    page.wait_for_selector(".board")
+    page.wait_for_function("window.rulebox && (window.rulebox.state.over || "
+                           "window.rulebox.state.legal.length > 0)")
+    return g
+
+
+def play_turns(page: Any, plies: int, choose: Callable[[list[str], random.Random], str],
+               click: Callable[[Any, str], None], shot: str, seed: int = 1) -> list[str]:
+    """Make ``plies`` moves by clicking; each must show up in the page's move list."""
+    rng = random.Random(seed)
+    played = []
+    for i in range(plies):
+        st = state(page)
+        if st["over"]:
+            break
+        move = choose(st["legal"], rng)
+        ply = st["ply"]
+        click(page, move)
+        page.wait_for_function(f"window.rulebox.state.ply > {ply}")
+        page.wait_for_function("window.rulebox.state.over || window.rulebox.state.legal.length")
+        st = state(page)
+        assert st["history"][ply] == move, (move, st["history"][ply:])
+        assert page.locator("#moves li").nth(ply).inner_text() == move
+        played.append(move)
+        if i == plies // 2:
+            screenshot(page, shot)
+    return played
+
+
+# --- Count Red ---------------------------------------------------------------------------------
+
+def countred_click(page: Any, move: str) -> None:
+    if move == "claim":
+        page.click('[data-move="claim"]')
+        return
+    src, dst = move.split("-")
+    page.click(f'[data-field="{src}"]')
+    page.click(f'[data-field="{dst}"]')
+
+
+@pytest.mark.skipif("countred" not in game_ids(), reason="Count Red is not registered")
+def test_countred_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
+    open_hotseat(page, server, api, "countred", 2, seed="4")
+    assert page.locator("[data-field]").count() == 16
+    assert "counts" in page.inner_text("#controls")
+    played = play_turns(page, 8, lambda legal, rng: rng.choice([m for m in legal if m != "claim"]),
+                        countred_click, "countred")
+    assert len(played) >= 4
+    # an illegal attempt (a field that does not glow) is explained with its rule
+    st = state(page)
+    if not st["over"]:
+        sources = {m.split("-")[0] for m in st["legal"] if "-" in m}
+        dead = [f for f in (c + r for c in "ABCD" for r in "1234") if f not in sources
+                and st["view"]["position"]["fields"].get(f)]
+        if dead:
+            page.click(f'[data-field="{dead[0]}"]')
+            page.click(f'[data-field="{"A1" if dead[0] != "A1" else "B1"}"]')
+            toast = page.locator("#toast")
+            toast.wait_for(state="visible")
+            assert re.search(r"\[CR-\d+\]", toast.inner_text())
+            assert state(page)["ply"] == st["ply"]
+
+
+# --- 36 to 1 -----------------------------------------------------------------------------------
+
+def s36_click(page: Any, move: str) -> None:
+    card, cell = move.split(":")
+    if cell == "x":
+        page.click(f'[data-discard="{card}"]')
+        return
+    page.click(f'[data-card="{card}"]')
+    page.click(f'[data-cell="{cell}"]')
+
+
+@pytest.mark.skipif("36to1" not in game_ids(), reason="36 to 1 is not registered")
+def test_36to1_turns_by_clicking_and_no_deck_order_reaches_the_page(
+    page: Any, server: ServerProcess, api: Api
+) -> None:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode())))
+    bodies: list[str] = []
+
+    def keep(resp: Any) -> None:
+        if "/api/" in resp.url and "json" in (resp.headers.get("content-type") or ""):
+            with contextlib.suppress(Exception):  # a body gone with a navigation
+                bodies.append(resp.text())
+
+    page.on("response", keep)
+    seed = "987654"
+    open_hotseat(page, server, api, "36to1", 1, seed=seed)
+    assert page.locator("[data-cell]").count() == 36
+    assert page.inner_text("#cubes-left") == "36"
+    played = play_turns(page, 6, lambda legal, rng: rng.choice(legal), s36_click, "36to1")
+    local = new_game("36to1", {"seed": seed})
+    full_order = json.dumps(local.position_json()["pile"])
+    for text in played:
+        local.apply(text)
+    assert state(page)["view"] == local.view(0)
+    assert page.inner_text("#cubes-left") == str(local.view(0)["cubes_left"])
+    pile_now = json.dumps(local.position_json()["pile"])
+    seen = frames + bodies
+    assert frames, "no WebSocket message was received"
+    for msg in seen:
+        assert seed not in msg
+        assert full_order[1:-1] not in msg and pile_now[1:-1] not in msg
+
+
+# --- Discs -------------------------------------------------------------------------------------
+
+def _orthogonal(line: str) -> bool:
+    a, b = (h.split(".")[0] for h in line.split("-"))
+    return (a[0] == b[0]) != (a[1] == b[1])
+
+
+def discs_choose(legal: list[str], rng: random.Random) -> str:
+    for prefix in ("arrange", "choose"):
+        options = [m for m in legal if m.startswith(prefix)]
+        if options:
+            return options[0] if prefix == "arrange" else rng.choice(options)
+    main = [m for m in legal if re.fullmatch(r"[a-c][1-3](\.\w+-[a-c][1-3]\.\w+|[+-])", m)]
+    if main:
+        return rng.choice(main)
+    extras = [m for m in legal if m.startswith("lock ")
+              or (m.startswith("bar ") and _orthogonal(m[4:]))]
+    if extras and rng.random() < 0.5:
+        return rng.choice(extras)
+    return "end" if "end" in legal else rng.choice(legal)
+
+
+def discs_click(page: Any, move: str) -> None:
+    if move.startswith("arrange"):
+        # the page starts from RGBGBRBRG; click discs to reach the wanted layout
+        want = move.split()[1]
+        have = list("RGBGBRBRG")
+        order = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+        for i, d in enumerate(order):
+            while have[i] != want[i]:
+                page.click(f'[data-disc="{d}"]', position={"x": 30, "y": 60})
+                have[i] = {"R": "G", "G": "B", "B": "R"}[have[i]]
+        page.click("#arrange-btn")
+    elif move.startswith("lock "):
+        page.click(f'[data-hole="{move[5:]}"]')
+    elif move.startswith("bar "):
+        page.click(f'[data-line="{move[4:]}"]')
+    elif "-" in move and "." in move:
+        a, b = move.split("-")
+        page.click(f'[data-hole="{a}"]')
+        page.click(f'[data-hole="{b}"]')
+    else:
+        page.click(f'[data-move="{move}"]')
+
+
+@pytest.mark.skipif("discs" not in game_ids(), reason="Discs is not registered")
+def test_discs_setup_and_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
+    open_hotseat(page, server, api, "discs", 2, seed="3")
+    assert page.locator("[data-disc]").count() == 9
+    played = play_turns(page, 14, discs_choose, discs_click, "discs", seed=5)
+    assert played[0].startswith("arrange") and played[1].startswith("choose")
+    assert "end" in played
+    assert page.locator(".pin").count() == 20
+
+
+# --- Columba -----------------------------------------------------------------------------------
+
+def columba_choose(legal: list[str], rng: random.Random) -> str:
+    places = [m for m in legal if m.startswith("place")]
+    if places:
+        return rng.choice(places)
+    cotes = [m for m in legal if m.startswith("cote")]
+    if cotes and rng.random() < 0.7:
+        return rng.choice(cotes)
+    for word in ("goal", "end"):
+        if word in legal:
+            return word
+    return rng.choice(legal)
+
+
+def columba_click(page: Any, move: str) -> None:
+    words = move.split()
+    if words[0] == "place":
+        rot = words[2]
+        for _ in range(4):
+            if page.inner_text("#rot-label") == rot:
+                break
+            page.click("#rot-right")
+        page.click(f'[data-cell="{words[1]}"]')
+    elif re.search(r"-?\d+,-?\d+", move):
+        prefix = " ".join(words[:-1])
+        page.click(f'[data-tool="{prefix}|"]')
+        page.click(f'[data-cell="{words[-1]}"]')
+    else:
+        page.click(f'[data-move="{move}"]')
+
+
+@pytest.mark.skipif("columba" not in game_ids(), reason="Columba is not registered")
+def test_columba_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
+    open_hotseat(page, server, api, "columba", 2, seed="8")
+    page.wait_for_selector("#rot-label")
+    played = play_turns(page, 10, columba_choose, columba_click, "columba", seed=2)
+    assert any(m.startswith("place") for m in played) and "end" in played
+    assert page.locator(".cb-player").count() == 2
