@@ -103,7 +103,7 @@ def drawn(
         "players": plist,
         "supply": supply or {c: 15 - tiles[c] for c in COLOURS},
         "falcons": 12 - used_falcons if falcons is None else falcons,
-        "this_turn": this_turn or {"cote": False, "falcon": False, "tiles": []},
+        "this_turn": this_turn or {"cote": False, "falcon": 0, "tiles": []},
     }
     return Columba.from_json({
         "format": 1, "game": "columba",
@@ -373,7 +373,7 @@ def test_CB_7_tile_not_far_from_the_territory_nor_on_tiles_falcons_or_opponents(
 
 def test_CB_7_end_refused_while_a_tile_laid_this_turn_is_outside_the_estate() -> None:
     g = drawn(["W W K w0*", "G G G ."], phase="actions", hand=None,
-              this_turn={"cote": False, "falcon": False, "tiles": ["3,0"]})
+              this_turn={"cote": False, "falcon": 0, "tiles": ["3,0"]})
     err = refused(g, "end", "CB-7")
     assert "3,0" in err.reason
     g.apply("cote small 3,0")  # the dovecote on the tile makes it an estate
@@ -383,7 +383,7 @@ def test_CB_7_end_refused_while_a_tile_laid_this_turn_is_outside_the_estate() ->
 def test_CB_7_a_tile_that_could_not_join_an_estate_by_the_end_is_refused() -> None:
     g = drawn(["W W K", "G G G"], phase="actions", hand=None, reserve={0: "KK"},
               cotes={"0,0": (0, "small")},
-              this_turn={"cote": True, "falcon": False, "tiles": []})
+              this_turn={"cote": True, "falcon": 0, "tiles": []})
     err = refused(g, "tile K 3,0", "CB-7")  # no dovecote left to place this turn
     assert "end of the turn" in err.reason
 

@@ -89,7 +89,7 @@ def test_two_dovecotes_in_one_region_are_corrupt() -> None:
             pl["chicks"], pl["adults"] = [], 0
         p["supply"] = dict.fromkeys("WGBK", 15)
         p["falcons"] = 12
-        p["this_turn"] = {"cote": False, "falcon": False, "tiles": []}
+        p["this_turn"] = {"cote": False, "falcon": 0, "tiles": []}
     with pytest.raises(StateError, match="CB-9"):
         Columba.from_json(_corrupt(two))
 

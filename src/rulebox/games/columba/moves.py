@@ -7,6 +7,16 @@
 ``buy``           a falcon chick for 2 reserve tiles;  ``raise``  a chick to an adult for 2 more
 ``falcon x,y``    an adult falcon onto x,y
 ``end``           end the turn
+
+Officia powers (CB-15), verbs named after the roles:
+
+``architect x,y x2,y2``  move the own dovecote on x,y to x2,y2
+``architect x,y large``  swap the own small dovecote on x,y for a large one from the reserve
+``farmerswife C``        a reserve tile of colour C onto a free slot of the own objective
+``marshal C x,y``        pay a C reserve tile: the card about to be laid covers x,y uncaptured
+``peasant x,y``          a reserve tile of the estate's colour under the own dovecote on x,y
+``thief P C``            take a C tile from player P's reserve onto the own objective
+(the falconer's power changes ``buy`` and ``raise``; it has no verb of its own)
 """
 
 from __future__ import annotations
@@ -17,29 +27,47 @@ from dataclasses import dataclass
 from rulebox.core.errors import InvalidMoveError
 from rulebox.games.columba.cards import COLOUR_INDEX, COLOURS, key, xy
 
-VERBS = ("place", "goal", "nogoal", "cote", "tile", "buy", "raise", "falcon", "end")
+VERBS = ("place", "goal", "nogoal", "cote", "tile", "buy", "raise", "falcon", "end",
+         "architect", "farmerswife", "marshal", "peasant", "thief")
 
 
 @dataclass(frozen=True, slots=True)
 class ColumbaMove:
-    """An action. ``sq`` is the square key (top-left for ``place``), ``arg`` the rotation in
-    quarter turns (``place``), 1 for a large dovecote (``cote``) or the colour (``tile``)."""
+    """An action. ``sq`` is the square key (top-left for ``place``, the dovecote for
+    ``architect`` and ``peasant``); ``arg`` the rotation in quarter turns (``place``), 1 for a
+    large dovecote (``cote``), the colour (``tile``, ``farmerswife``, ``marshal``, ``thief``), or
+    for ``architect`` 1 to move (to ``sq2``) and 0 to swap for a large one; ``sq2`` the
+    architect's destination square or the thief's victim (a player number)."""
 
     verb: str
     sq: int = 0
     arg: int = 0
+    sq2: int = 0
 
     def __str__(self) -> str:
         v = self.verb
         if v in ("goal", "nogoal", "buy", "raise", "end"):
             return v
-        x, y = xy(self.sq)
+        x, y = xy(self.sq) if v not in ("farmerswife", "thief") else (0, 0)
         if v == "place":
             return f"place {x},{y} r{90 * self.arg}"
         if v == "cote":
             return f"cote {'large' if self.arg else 'small'} {x},{y}"
         if v == "tile":
             return f"tile {COLOURS[self.arg]} {x},{y}"
+        if v == "farmerswife":
+            return f"farmerswife {COLOURS[self.arg]}"
+        if v == "thief":
+            return f"thief {self.sq2} {COLOURS[self.arg]}"
+        if v == "marshal":
+            return f"marshal {COLOURS[self.arg]} {x},{y}"
+        if v == "peasant":
+            return f"peasant {x},{y}"
+        if v == "architect":
+            if not self.arg:
+                return f"architect {x},{y} large"
+            x2, y2 = xy(self.sq2)
+            return f"architect {x},{y} {x2},{y2}"
         return f"falcon {x},{y}"
 
     def __repr__(self) -> str:
@@ -58,6 +86,11 @@ _PLACE = re.compile(r"^place\s+" + _SQ + r"(?:\s+r?\s*(\d{1,3}))?$")
 _COTE = re.compile(r"^cote\s+(small|large|s|l)\s+" + _SQ + "$")
 _TILE = re.compile(r"^tile\s+([a-z])\s+" + _SQ + "$")
 _FALCON = re.compile(r"^falcon\s+" + _SQ + "$")
+_ARCHITECT = re.compile(r"^architect\s+" + _SQ + r"\s+(?:(large|l)|" + _SQ + ")$")
+_WIFE = re.compile(r"^farmer(?:s|'s)?\s*wife\s+([a-z])$")
+_MARSHAL = re.compile(r"^marshal\s+([a-z])\s+" + _SQ + "$")
+_PEASANT = re.compile(r"^peasant\s+" + _SQ + "$")
+_THIEF = re.compile(r"^thief\s+(\d)\s+([a-z])$")
 _LIMIT = 500
 
 HELP = ("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile C x,y, buy, raise, "
@@ -69,6 +102,12 @@ def _square(text: str, xs: str, ys: str) -> int:
     if not (-_LIMIT < x < _LIMIT and -_LIMIT < y < _LIMIT):
         raise InvalidMoveError(text, f"square {x},{y} is far outside any territory")
     return key(x, y)
+
+
+def _colour(text: str, letter: str) -> int:
+    if letter.upper() not in COLOUR_INDEX:
+        raise InvalidMoveError(text, f"pigeon colours are {', '.join(COLOURS)}")
+    return COLOUR_INDEX[letter.upper()]
 
 
 def parse_columba_move(text: str) -> ColumbaMove:
@@ -89,13 +128,30 @@ def parse_columba_move(text: str) -> ColumbaMove:
                            1 if m.group(1).startswith("l") else 0)
     m = _TILE.match(t)
     if m:
-        letter = m.group(1).upper()
-        if letter not in COLOUR_INDEX:
-            raise InvalidMoveError(text, f"pigeon colours are {', '.join(COLOURS)}")
-        return ColumbaMove("tile", _square(text, m.group(2), m.group(3)), COLOUR_INDEX[letter])
+        return ColumbaMove("tile", _square(text, m.group(2), m.group(3)),
+                           _colour(text, m.group(1)))
     m = _FALCON.match(t)
     if m:
         return ColumbaMove("falcon", _square(text, m.group(1), m.group(2)))
+    m = _ARCHITECT.match(t)
+    if m:
+        sq = _square(text, m.group(1), m.group(2))
+        if m.group(3):
+            return ColumbaMove("architect", sq, 0)
+        return ColumbaMove("architect", sq, 1, _square(text, m.group(4), m.group(5)))
+    m = _WIFE.match(t)
+    if m:
+        return ColumbaMove("farmerswife", 0, _colour(text, m.group(1)))
+    m = _MARSHAL.match(t)
+    if m:
+        return ColumbaMove("marshal", _square(text, m.group(2), m.group(3)),
+                           _colour(text, m.group(1)))
+    m = _PEASANT.match(t)
+    if m:
+        return ColumbaMove("peasant", _square(text, m.group(1), m.group(2)))
+    m = _THIEF.match(t)
+    if m:
+        return ColumbaMove("thief", 0, _colour(text, m.group(2)), int(m.group(1)))
     if len(text) > 200:
         raise InvalidMoveError(text, "too long")
     return _explain_bad(text, t)
@@ -108,5 +164,10 @@ def _explain_bad(text: str, t: str) -> ColumbaMove:
         "cote": "write cote small x,y or cote large x,y",
         "tile": "write tile C x,y with C one of W, G, B, K, e.g. tile W 3,1",
         "falcon": "write falcon x,y",
+        "architect": "write architect x,y x2,y2 (move) or architect x,y large (swap)",
+        "farmerswife": "write farmerswife C",
+        "marshal": "write marshal C x,y",
+        "peasant": "write peasant x,y",
+        "thief": "write thief P C (a player number and a colour)",
     }
     raise InvalidMoveError(text, hints.get(word, HELP))

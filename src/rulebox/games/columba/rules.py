@@ -124,6 +124,25 @@ DECK_OPTION = OptionSpec(
 VARIANT_OPTION = choice_option(
     "variant", "standard", "standard rules, or the children's game (CB-13)", ("standard", "kids"))
 POND_OPTION = int_option("pond", 0, "1: shuffle the Pond card into the deck (CB-14)", 0, 1)
+ROLES = ("architect", "farmerswife", "marshal", "peasant", "thief", "falconer")
+"""The 6 Officia roles (CB-15); each but the falconer's is a verb."""
+
+
+def _parse_roles(text: str) -> tuple[str, ...]:
+    names = tuple(t.strip().lower().replace("'", "").replace(" ", "")
+                  for t in text.split(",") if t.strip())
+    bad = [r for r in names if r not in ROLES]
+    if bad:
+        raise ValueError(f"unknown role {bad[0][:20]!r} (roles: {', '.join(ROLES)})")
+    if len(set(names)) != len(names):
+        raise ValueError("each role is dealt once")
+    return names
+
+
+OFFICIA_OPTION = int_option("officia", 0, "1: deal each player an Officia role (CB-15)", 0, 1)
+ROLES_OPTION = OptionSpec(
+    "roles", None, "the Officia roles in seat order, comma-separated (CB-16): "
+    + ", ".join(ROLES), parse=_parse_roles, show=lambda v: ",".join(v))
 
 
 class Columba(Game):
@@ -132,7 +151,8 @@ class Columba(Game):
     id = "columba"
     title = "Columba"
     player_counts = (2, 3, 4)
-    option_specs = (PLAYERS_OPTION, DECK_OPTION, VARIANT_OPTION, POND_OPTION)
+    option_specs = (PLAYERS_OPTION, DECK_OPTION, VARIANT_OPTION, POND_OPTION, OFFICIA_OPTION,
+                    ROLES_OPTION)
     max_moves = 3000
     return_bounds = (-1.0, 1.0)
     has_hidden_information = True
@@ -154,6 +174,7 @@ class Columba(Game):
             cards = list(order)
             if POND_ID in cards and not pond:
                 raise OptionError("the deck lists the Pond (P): add pond=1 [CB-14]")
+        self._roles: list[str] = self._deal_roles(n)
         self._friends: tuple[tuple[int, ...], ...] = tuple(
             (p, (p + 2) % 4) if n == 4 else (p,) for p in range(n)
         )
@@ -176,10 +197,41 @@ class Columba(Game):
         self._phase = PLACE
         self._hand: str | None = self._deck.pop()
         self._cote_done = False
-        self._falcon_done = False
+        self._falcon_done = 0  # falcons acquired this turn (CB-8, CB-15)
         self._turn_tiles: list[int] = []
+        self._under: dict[int, list[int]] = {}  # the peasant's tiles under dovecotes (CB-15)
+        self._power = False  # an Officia power used this turn
+        self._marshal: int | None = None  # the square the marshal's card must cover
+        self._second: str | None = None  # the falconer's second falcon, lost unless placed
         self._undo: list[tuple[Any, ...]] = []
         self._dirty()
+
+    def _deal_roles(self, n: int) -> list[str]:
+        officia = bool(self.opts.get("officia"))
+        given = self.opts.get("roles")
+        if given is not None and not officia:
+            raise OptionError("roles= needs officia=1 [CB-15]")
+        if officia and self.opts.get("variant") == "kids":
+            raise OptionError("the children's game has no Officia (no tiles) [CB-13]")
+        if not officia:
+            return []
+        if given is not None:
+            if len(given) != n:
+                raise OptionError(f"roles= must name {n} roles, one per seat [CB-16]")
+            return list(given)
+        return rng(self.opts["seed"], "columba-roles").sample(ROLES, n)
+
+    def role(self, p: int) -> str | None:
+        """Player ``p``'s Officia role, if the game has them."""
+        return self._roles[p] if self._roles else None
+
+    def under(self) -> dict[int, list[int]]:
+        """Tiles the peasant slid under dovecotes: dovecote square -> colours (read only)."""
+        return self._under
+
+    def turn_powers(self) -> tuple[bool, int | None, str | None]:
+        """This turn: Officia power used, the marshal's square, the falconer's pending falcon."""
+        return self._power, self._marshal, self._second
 
     def _dirty(self) -> None:
         self._reg: tuple[dict[int, int], list[list[int]], list[int]] | None = None
@@ -301,6 +353,8 @@ class Columba(Game):
         out = [0] * self.num_players
         for p, _k, large, members in self.estates():
             out[p] += len(members) * (2 if large else 1)
+        for k, tiles in self._under.items():
+            out[self._cotes[k][0]] += 2 * len(tiles)  # the peasant's tiles (CB-15)
         for p in range(self.num_players):
             if self._obj[p] is not None:
                 out[p] -= PENALTY
@@ -400,6 +454,12 @@ class Columba(Game):
         """Why no rotation of a card may lie on top-left ``k0`` (CB-2, CB-3), or ``None``."""
         sq = self._sq
         covered = [k0 + o for o in OFFSETS if k0 + o in sq]
+        m = self._marshal
+        if m is not None:
+            if m not in covered:
+                return f"the marshal's card must cover {sq_text(m)}", "CB-15"
+            covered.remove(m)
+            return self._capture_problem(covered, p) if covered else None
         if not covered:
             if any(k0 + e in sq for e in EDGE_NEIGHBOURS):
                 return None
@@ -669,16 +729,21 @@ class Columba(Game):
         s1, s2, s3 = OFFSETS[1], OFFSETS[2], OFFSETS[3]
         out: list[ColumbaMove] = []
         # top-lefts where the card covers something, then those where it only touches
-        covering = {q - o for q in sq for o in OFFSETS}
-        touching = {q - e for q in sq for e in EDGE_NEIGHBOURS} - covering
-        if obj is not None and self._hand != POND_ID:
+        marshal = self._marshal
+        if marshal is None:
+            covering = {q - o for q in sq for o in OFFSETS}
+            touching = {q - e for q in sq for e in EDGE_NEIGHBOURS} - covering
+        else:  # the marshal's card covers his square, uncaptured (CB-15)
+            covering = {marshal - o for o in OFFSETS}
+            touching = set()
+        if (obj is not None or marshal is not None) and self._hand != POND_ID:
             for k0 in sorted(covering):
                 need = [0, 0, 0, 0]
                 wild = [0, 0, 0, 0]
                 ok = True
                 for q in (k0, k0 + s1, k0 + s2, k0 + s3):
                     s = sq.get(q)
-                    if s is None:
+                    if s is None or q == marshal:
                         continue
                     if q not in cover:
                         ok = False
@@ -743,6 +808,8 @@ class Columba(Game):
             out.append(BUY)
         if self._raise_problem(p) is None:
             out.append(RAISE)
+        if self._roles:
+            out += self._power_moves(p)
         if self._adults[p]:
             friends = self._friends[p]
             for rid, members in enumerate(regs):
@@ -757,30 +824,47 @@ class Columba(Game):
                         ) -> bool:
         return not self._unattached(self._turn_tiles, p, reg)
 
-    def _buy_problem(self, p: int) -> tuple[str, str] | None:
-        if self._falcon_done:
+    def _falconer(self, p: int) -> bool:
+        return bool(self._roles) and self._roles[p] == "falconer"
+
+    def _acquire_problem(self, p: int) -> tuple[str, str] | None:
+        if self._falconer(p):
+            if self._falcon_done >= 2:
+                return "the falconer acquires at most two falcons a turn", "CB-15"
+        elif self._falcon_done:
             return "you have already acquired a falcon this turn", "CB-8"
+        return None
+
+    def _buy_problem(self, p: int) -> tuple[str, str] | None:
+        why = self._acquire_problem(p)
+        if why:
+            return why
         if self._falcons == 0:
             return "there are no falcons left in the supply", "CB-12"
-        if sum(self._reserve[p]) < 2:
-            return "a falcon chick costs 2 tiles from your reserve", "CB-8"
+        cost = 1 if self._falconer(p) else 2
+        if sum(self._reserve[p]) < cost:
+            return f"a falcon chick costs {cost} tile(s) from your reserve", "CB-8"
         return None
 
     def _raise_problem(self, p: int) -> tuple[str, str] | None:
-        if self._falcon_done:
-            return "you have already acquired a falcon this turn", "CB-8"
+        why = self._acquire_problem(p)
+        if why:
+            return why
         if not any(t < self._turn for t in self._chicks[p]):
             if self._chicks[p]:
                 return "a chick may be raised only on a later turn than it was bought", "CB-8"
             return "you have no falcon chick to raise", "CB-8"
-        if sum(self._reserve[p]) < 2:
-            return "raising a chick costs 2 tiles from your reserve", "CB-8"
+        cost = 1 if self._falconer(p) else 2
+        if sum(self._reserve[p]) < cost:
+            return f"raising a chick costs {cost} tile(s) from your reserve", "CB-8"
         return None
 
     def legal_moves(self) -> list[ColumbaMove]:
         if self._legal is None:
             if self._phase == PLACE:
                 self._legal = self._placements()
+                if self._roles:
+                    self._legal += self._power_moves(self._to_move)
             elif self._phase == GOAL_PHASE:
                 self._legal = [GOAL, NOGOAL] if self._deck else [NOGOAL]
             elif self._phase == ACTIONS:
@@ -808,6 +892,8 @@ class Columba(Game):
         if self._kids and v in ("goal", "nogoal", "tile", "buy", "raise", "falcon"):
             return ("the children's game has only cards and dovecotes: no objectives, tiles or "
                     "falcons", "CB-13")
+        if v in ROLES:
+            return self._power_problem(move, p)
         if phase == PLACE and v != "place":
             return (f"first lay the card in hand ({self._hand}) with place x,y rN", "CB-2")
         if phase == GOAL_PHASE and v not in ("goal", "nogoal"):
@@ -852,6 +938,143 @@ class Columba(Game):
             return self._falcon_problem(move.sq, p)
         return f"unknown action {v!r}", "CB-2"
 
+    # --- Officia (CB-15) ------------------------------------------------------------------------
+    def _marshal_can_place(self, k: int) -> bool:
+        """Whether the card in hand could then be laid over ``k`` (the marshal's square)."""
+        saved = self._marshal
+        self._marshal = k
+        try:
+            return bool(self._placements())
+        finally:
+            self._marshal = saved
+
+    def _cotes_after(self, cotes: dict[int, tuple[int, bool]], p: int) -> bool:
+        """Whether the tiles laid this turn could still end the turn with these dovecotes."""
+        saved, saved_reg = self._cotes, self._reg
+        self._cotes, self._reg = cotes, None
+        try:
+            return self._pending_ok(p, self._regions(), self._turn_tiles)
+        finally:
+            self._cotes, self._reg = saved, saved_reg
+
+    def _power_problem(self, move: ColumbaMove, p: int) -> tuple[str, str] | None:
+        """Why ``p`` may not use this Officia power now (CB-15), or ``None``."""
+        v = move.verb
+        if not self._roles:
+            return "this game has no Officia roles (officia=0)", "CB-15"
+        if self._roles[p] != v:
+            return f"that is the {v}'s power; you are the {self._roles[p]}", "CB-15"
+        if self._power:
+            return f"the {v}'s power is used once per turn", "CB-15"
+        if self._phase == GOAL_PHASE:
+            return "your objective is complete: say goal or nogoal first", "CB-4"
+        c = COLOUR_NAMES[move.arg]
+        if v == "marshal":
+            if self._phase != PLACE:
+                return "the marshal pays before the card is laid", "CB-15"
+            if self._hand == POND_ID:
+                return "the Pond is laid without covering anything", "CB-14"
+            if not self._reserve[p][move.arg]:
+                return f"you have no {c} tile in your reserve", "CB-15"
+            where = sq_text(move.sq)
+            if move.sq not in self._sq:
+                return f"{where} is empty: there is no pigeon to cover", "CB-15"
+            label, _regs, owner = self._regions()
+            if not self._coverable(move.sq, p, label, owner):
+                return (f"the card may not cover {where} (a dovecote, a falcon, the Pond, or a "
+                        "square you may not capture in)", "CB-15")
+            if not self._marshal_can_place(move.sq):
+                return f"the card in hand cannot be laid over {where}", "CB-15"
+            return None
+        if self._phase != ACTIONS:
+            return f"the {v}'s power comes after the card", "CB-15"
+        if v in ("farmerswife", "thief"):
+            obj = self._obj[p]
+            if v == "thief":
+                victim = move.sq2
+                if not 0 <= victim < self.num_players or victim == p:
+                    return "steal from another player (a seat number)", "CB-15"
+                if not self._reserve[victim][move.arg]:
+                    return f"player {victim} has no {c} tile in reserve", "CB-15"
+            elif not self._reserve[p][move.arg]:
+                return f"you have no {c} tile in your reserve", "CB-15"
+            if obj is None:
+                return "you have no objective to put the tile on", "CB-15"
+            if not any(f == move.arg and not s
+                       for f, s in zip(CARDS[obj].fields, self._slots[p], strict=True)):
+                return f"your objective has no free {c} slot", "CB-15"
+            return None
+        where = sq_text(move.sq)
+        cote = self._cotes.get(move.sq)
+        if cote is None or cote[0] != p:
+            return f"you have no dovecote on {where}", "CB-15"
+        if v == "peasant":
+            colour = self._sq[move.sq][1]
+            if not self._reserve[p][colour]:
+                return (f"the estate on {where} is {COLOUR_NAMES[colour]}: you have no such "
+                        "tile in reserve", "CB-15")
+            return None
+        # the architect
+        if not move.arg:
+            if cote[1]:
+                return f"the dovecote on {where} is large already", "CB-15"
+            if not self._cotes_left[p][1]:
+                return "you have no large dovecote in reserve", "CB-15"
+            return None
+        dest = move.sq2
+        there = sq_text(dest)
+        if dest == move.sq:
+            return f"the dovecote is on {there} already", "CB-15"
+        if not self._cote_spot(dest):
+            return (f"a dovecote may not stand on {there} (empty, a falcon, a dovecote, or a "
+                    "card laid this turn)", "CB-6")
+        label, _regs, owner = self._regions()
+        if owner[label[dest]] != -1 and label[dest] != label[move.sq]:
+            return f"{there} is in an estate already", "CB-9"
+        if self._turn_tiles:
+            cotes = dict(self._cotes)
+            del cotes[move.sq]
+            cotes[dest] = cote
+            if not self._cotes_after(cotes, p):
+                return ("the tiles you laid this turn would no longer belong to your estate",
+                        "CB-7")
+        return None
+
+    def _power_moves(self, p: int) -> list[ColumbaMove]:
+        """The Officia power of ``p`` that may be used now (CB-15)."""
+        role = self._roles[p] if self._roles else None
+        if role is None or role == "falconer" or self._power:
+            return []
+        res = self._reserve[p]
+        out: list[ColumbaMove] = []
+        if role == "marshal":
+            if self._phase != PLACE or self._hand == POND_ID or not any(res):
+                return []
+            label, _regs, owner = self._regions()
+            for k in sorted(self._sq):
+                if self._coverable(k, p, label, owner) and self._marshal_can_place(k):
+                    out.extend(_mv("marshal", k, c) for c in range(4) if res[c])
+            return out
+        if self._phase != ACTIONS:
+            return []
+        cands: list[ColumbaMove] = []
+        if role == "farmerswife":
+            cands = [_mv("farmerswife", 0, c) for c in range(4) if res[c]]
+        elif role == "thief":
+            cands = [ColumbaMove("thief", 0, c, v) for v in range(self.num_players) if v != p
+                     for c in range(4) if self._reserve[v][c]]
+        elif role == "peasant":
+            cands = [_mv("peasant", k, 0) for k, (o, _l) in sorted(self._cotes.items()) if o == p]
+        elif role == "architect":
+            mine = [k for k, (o, _l) in sorted(self._cotes.items()) if o == p]
+            cands = [_mv("architect", k, 0) for k in mine]
+            label, _regs, owner = self._regions()
+            spots = [d for d in sorted(self._sq) if self._cote_spot(d)]
+            for k in mine:
+                cands += [ColumbaMove("architect", k, 1, d) for d in spots
+                          if owner[label[d]] == -1 or label[d] == label[k]]
+        return [m for m in cands if self._power_problem(m, p) is None]
+
     # --- playing ------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
         return (
@@ -860,14 +1083,15 @@ class Columba(Game):
             [list(r) for r in self._reserve], list(self._supply),
             [list(c) for c in self._cotes_left], [list(c) for c in self._chicks],
             list(self._adults), self._falcons, self._cote_done, self._falcon_done,
-            list(self._turn_tiles),
+            list(self._turn_tiles), {k: list(v) for k, v in self._under.items()}, self._power,
+            self._marshal, self._second,
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (self._sq, self._cotes, self._deck, self._hand, self._phase, self._to_move, self._turn,
          self._obj, self._slots, self._reserve, self._supply, self._cotes_left, self._chicks,
          self._adults, self._falcons, self._cote_done, self._falcon_done,
-         self._turn_tiles) = snap
+         self._turn_tiles, self._under, self._power, self._marshal, self._second) = snap
         self._dirty()
 
     def apply_unchecked(self, move: ColumbaMove) -> None:
@@ -888,9 +1112,12 @@ class Columba(Game):
             self._slots[p] = [False] * 4
             self._phase = PLACE
         elif v == "end":
+            if self._second is not None:
+                self._forfeit_second(p)
             self._cote_done = False
-            self._falcon_done = False
+            self._falcon_done = 0
             self._turn_tiles = []
+            self._power = False
             if not self._deck:
                 self._phase = OVER
             else:
@@ -907,18 +1134,25 @@ class Columba(Game):
             self._reserve[p][move.arg] -= 1
             self._turn_tiles = [*self._turn_tiles, move.sq]
         elif v == "buy":
-            self._pay(p)
+            self._pay(p, 1 if self._falconer(p) else 2)
             self._falcons -= 1
             self._chicks[p] = [*self._chicks[p], self._turn]
-            self._falcon_done = True
+            self._falcon_done += 1
+            if self._falcon_done == 2:
+                self._second = "buy"
         elif v == "raise":
-            self._pay(p)
+            self._pay(p, 1 if self._falconer(p) else 2)
             chicks = sorted(self._chicks[p])
             chicks.pop(0)
             self._chicks[p] = chicks
             self._adults[p] += 1
-            self._falcon_done = True
+            self._falcon_done += 1
+            if self._falcon_done == 2:
+                self._second = "raise"
+        elif v in ("architect", "farmerswife", "marshal", "peasant", "thief"):
+            self._do_power(move, p)
         elif v == "falcon":
+            self._second = None  # a falcon placed after the falconer's second one keeps it
             under = self._sq[move.sq]
             # a tile under a falcon stays there (counted for CB-12), out of play
             self._sq[move.sq] = (FALCON, -1, self._turn, p,
@@ -927,12 +1161,70 @@ class Columba(Game):
         self._history.append(move)
         self._dirty()
 
-    def _pay(self, p: int) -> None:
-        """Pay 2 reserve tiles back to the supply: each from the colour the reserve holds most
+    def _forfeit_second(self, p: int) -> None:
+        """The falconer's second falcon of the turn was not placed: it goes back (CB-15)."""
+        if self._second == "raise" and self._adults[p]:
+            self._adults[p] -= 1
+            self._falcons += 1
+        elif self._second == "buy" and self._turn in self._chicks[p]:
+            chicks = list(self._chicks[p])
+            chicks.remove(self._turn)
+            self._chicks[p] = chicks
+            self._falcons += 1
+        self._second = None
+
+    def _fill_slot(self, p: int, colour: int) -> None:
+        """A tile of ``colour`` onto a free slot of ``p``'s objective; a full objective goes to
+        the reserve and the player must say goal or nogoal (CB-4)."""
+        obj = self._obj[p]
+        assert obj is not None
+        fields = CARDS[obj].fields
+        slots = self._slots[p]
+        for i in range(4):
+            if not slots[i] and fields[i] == colour:
+                slots[i] = True
+                break
+        if all(slots):
+            for c in fields:
+                self._reserve[p][c] += 1
+            self._slots[p] = [False] * 4
+            self._phase = GOAL_PHASE
+
+    def _do_power(self, move: ColumbaMove, p: int) -> None:
+        v = move.verb
+        self._power = True
+        if v == "architect":
+            owner, large = self._cotes[move.sq]
+            if move.arg:
+                del self._cotes[move.sq]
+                self._cotes[move.sq2] = (owner, large)
+                if move.sq in self._under:
+                    self._under[move.sq2] = self._under.pop(move.sq)
+            else:
+                self._cotes[move.sq] = (owner, True)
+                self._cotes_left[p][1] -= 1
+                self._cotes_left[p][0] += 1
+        elif v == "farmerswife":
+            self._reserve[p][move.arg] -= 1
+            self._fill_slot(p, move.arg)
+        elif v == "thief":
+            self._reserve[move.sq2][move.arg] -= 1
+            self._fill_slot(p, move.arg)
+        elif v == "marshal":
+            self._reserve[p][move.arg] -= 1
+            self._supply[move.arg] += 1
+            self._marshal = move.sq
+        elif v == "peasant":
+            colour = self._sq[move.sq][1]
+            self._reserve[p][colour] -= 1
+            self._under[move.sq] = [*self._under.get(move.sq, []), colour]
+
+    def _pay(self, p: int, count: int = 2) -> None:
+        """Pay reserve tiles back to the supply: each from the colour the reserve holds most
         of (ties: W, G, B, K order). The rulebook leaves the choice to the player; rulebox fixes
         it so that ``buy`` and ``raise`` stay single words as PROTOCOL.md writes them."""
         res = self._reserve[p]
-        for _ in range(2):
+        for _ in range(count):
             c = max(range(4), key=lambda i: (res[i], -i))
             res[c] -= 1
             self._supply[c] += 1
@@ -944,9 +1236,13 @@ class Columba(Game):
         obj = self._obj[p]
         slots = self._slots[p]
         captured = False
+        marshal = self._marshal
+        self._marshal = None
         for off in OFFSETS:
             s = sq.get(k0 + off)
-            if s is None or self._kids:
+            if s is not None and k0 + off == marshal and s[0] == TILE:
+                self._supply[s[1]] += 1  # a tile the marshal covers goes back to the supply
+            if s is None or self._kids or k0 + off == marshal:
                 continue
             captured = True
             colour = s[1]
@@ -1018,6 +1314,7 @@ class Columba(Game):
         g._undo_floor = self._undo_floor
         g._friends = self._friends
         g._kids = self._kids
+        g._roles = self._roles
         g._restore(self._snapshot())
         g._undo = list(self._undo)  # snapshots are never mutated in place
         return g
@@ -1059,7 +1356,12 @@ class Columba(Game):
             "supply": {COLOURS[c]: self._supply[c] for c in range(4)},
             "falcons": self._falcons,
             "this_turn": {"cote": self._cote_done, "falcon": self._falcon_done,
-                          "tiles": [sq_text(k) for k in self._turn_tiles]},
+                          "tiles": [sq_text(k) for k in self._turn_tiles],
+                          "power": self._power,
+                          "marshal": None if self._marshal is None else sq_text(self._marshal),
+                          "second": self._second},
+            "roles": list(self._roles),
+            "under": {sq_text(k): [COLOURS[c] for c in v] for k, v in sorted(self._under.items())},
         }
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -1152,12 +1454,39 @@ class _Loader:
         if not isinstance(deck, list) or any(c not in allowed for c in deck):
             raise StateError("deck must be a list of card ids C01..C30 (and P with pond=1)")
         g._deck = list(reversed(deck))
+        self.roles()
         self.squares()
         self.cotes()
+        self.under()
         self.players()
         self.supply()
         self.this_turn()
         self.cards()
+
+    def roles(self) -> None:
+        g = self.g
+        roles = self.d.get("roles", [])
+        if g.opts.get("officia"):
+            if (not isinstance(roles, list) or len(roles) != self.n
+                    or any(r not in ROLES for r in roles) or len(set(roles)) != self.n):
+                raise StateError(f"roles must name {self.n} different Officia roles [CB-15]")
+        elif roles:
+            raise StateError("roles without officia=1 [CB-15]")
+        g._roles = list(roles)
+
+    def under(self) -> None:
+        g = self.g
+        raw = self.d.get("under", {})
+        if not isinstance(raw, dict):
+            raise StateError("under must be an object of x,y -> colours")
+        g._under = {}
+        for text, colours in raw.items():
+            k = _square_key(text)
+            if k not in g._cotes or not isinstance(colours, list) or not colours:
+                raise StateError(f"under {text}: tiles lie only under a dovecote [CB-15]")
+            if not g._roles or g._roles[g._cotes[k][0]] != "peasant":
+                raise StateError(f"under {text}: only the peasant slides tiles under [CB-15]")
+            g._under[k] = [_colour(c, f"under {text}") for c in colours]
 
     def squares(self) -> None:
         g = self.g
@@ -1286,6 +1615,7 @@ class _Loader:
             total = g._supply[c] + sum(r[c] for r in g._reserve)
             total += sum(1 for s in g._sq.values() if s[0] == TILE and s[1] == c)
             total += sum(1 for s in g._sq.values() if s[0] == FALCON and s[4] == c)
+            total += sum(v.count(c) for v in g._under.values())
             for p in range(self.n):
                 obj = g._obj[p]
                 if obj is not None:
@@ -1301,22 +1631,37 @@ class _Loader:
 
     def this_turn(self) -> None:
         g = self.g
-        raw = self.d.get("this_turn", {"cote": False, "falcon": False, "tiles": []})
+        raw = self.d.get("this_turn", {"cote": False, "falcon": 0, "tiles": []})
         if not isinstance(raw, dict):
             raise StateError("this_turn must be an object")
         cote, falcon, tiles = raw.get("cote"), raw.get("falcon"), raw.get("tiles")
-        if not isinstance(cote, bool) or not isinstance(falcon, bool) or not isinstance(
+        if isinstance(falcon, bool):
+            falcon = int(falcon)
+        if not isinstance(cote, bool) or not isinstance(falcon, int) or not isinstance(
             tiles, list
         ):
-            raise StateError("this_turn must give cote, falcon (true/false) and tiles")
-        g._cote_done, g._falcon_done = cote, falcon
+            raise StateError("this_turn must give cote (true/false), falcon (a count) and tiles")
+        limit = 2 if g._falconer(g._to_move) else 1
+        g._cote_done, g._falcon_done = cote, _int(falcon, "this_turn falcon", 0, limit)
+        power, marshal, second = raw.get("power", False), raw.get("marshal"), raw.get("second")
+        if not isinstance(power, bool) or second not in (None, "buy", "raise"):
+            raise StateError("this_turn: power is true/false, second is null, buy or raise")
+        if (power or marshal is not None or second is not None) and not g._roles:
+            raise StateError("this_turn: Officia powers without officia=1 [CB-15]")
+        g._power, g._second = power, second
+        g._marshal = None if marshal is None else _square_key(marshal)
+        if g._marshal is not None and (g._phase != PLACE or g._marshal not in g._sq
+                                       or not power or g._roles[g._to_move] != "marshal"):
+            raise StateError("this_turn: a marshal's square needs the marshal's card in hand")
+        if second is not None and g._falcon_done != 2:
+            raise StateError("this_turn: a second falcon needs two acquired this turn")
         g._turn_tiles = [_square_key(t) for t in tiles]
         for k in g._turn_tiles:
             s = g._sq.get(k)
             if s is None or s[0] != TILE or s[2] != g._turn or s[3] != g._to_move:
                 raise StateError(f"{sq_text(k)} is not a tile laid this turn by the player to "
                                  "move")
-        if g._phase != ACTIONS and (cote or falcon or tiles):
+        if g._phase != ACTIONS and (cote or falcon or tiles) and not g._roles:
             raise StateError("dovecotes, tiles and falcons come after the card [CB-5]")
 
     def cards(self) -> None:
