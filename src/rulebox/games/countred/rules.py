@@ -526,6 +526,13 @@ class CountRed(Game):
                 count[code] = count.get(code, 0) + 1
             codes += [0, 0]
             self._put(f, codes[0], codes[1])
+        for f in _FIELDS:
+            if self._bot[f] and NUMBER[self._bot[f]] != VALUE[f]:
+                raise StateError(
+                    f"the bottom piece on {FIELD_NAMES[f]} is a {piece_words(self._bot[f])}; a "
+                    f"piece only comes to rest on an empty field of its own value, "
+                    f"{VALUE[f]} [CR-1, CR-6]"
+                )
         if any(count.get(p, 0) != 2 for p in PIECE_BY_TEXT.values()):
             raise StateError(
                 "the board must hold the 16 pieces, two of each colour and number [CR-1]"
