@@ -92,6 +92,9 @@ class Phase(IntEnum):
 
 
 _PHASE_NAMES = ("arrange", "choose", "main", "block")
+_ARRANGING, _CHOOSING, _MAIN, _BLOCK = (int(p) for p in Phase)  # plain ints for the hot paths
+_OUTER_DISC = tuple(h // HOLES_PER_DISC if h % HOLES_PER_DISC else -1 for h in range(NUM_HOLES))
+"""The disc of each outer hole; -1 for a centre."""
 _BOARD_TEXT = bytes.maketrans(b"\x00\x01\x02", b".01")
 
 
@@ -118,7 +121,7 @@ class Discs(Game):
     return_bounds = (-1.0, 1.0)
 
     def _setup(self) -> None:
-        self._phase = Phase.ARRANGE
+        self._phase = _ARRANGING
         self._to_move = 0
         self._colour: list[int] = [-1] * NUM_DISCS
         self._silver = -1  # the player with silver pins
@@ -137,7 +140,7 @@ class Discs(Game):
         self._quiet = 0  # finished turns in a row without a new token
         self._reps: dict[str, int] = {}
         self._result: tuple[tuple[int, ...], str] | None = None
-        self._undo: list[tuple[Any, ...]] = []
+        self._undo: list[Any] = []  # one record per move, see apply_unchecked
 
     # --- state --------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -194,10 +197,11 @@ class Discs(Game):
 
     # --- moves --------------------------------------------------------------------------------
     def _main_moves(self) -> list[DiscsMove]:
-        p = self._to_move
+        """Pin moves (DSC-2 a, b) to empty holes over unbarred lines (DSC-4), then quarter turns
+        of unlocked discs (DSC-3) where the player has a pin in an outer hole (DSC-2 c)."""
         board = self._board
         b0, b1 = self._bar
-        pins = self._pins[p]
+        pins = self._pins[self._to_move]
         out = [
             m
             for q in pins
@@ -205,9 +209,9 @@ class Discs(Game):
             if not board[dst] and line != b0 and line != b1
         ]
         l0, l1 = self._lock
-        locked0, locked1 = l0 // HOLES_PER_DISC, l1 // HOLES_PER_DISC  # -1 // 5 == -1: none
-        for d in sorted({q // HOLES_PER_DISC for q in pins if q % HOLES_PER_DISC}):
-            if d != locked0 and d != locked1:
+        locked = (_OUTER_DISC[l0] if l0 >= 0 else -1, _OUTER_DISC[l1] if l1 >= 0 else -1, -1)
+        for d in sorted({_OUTER_DISC[q] for q in pins}):
+            if d not in locked:
                 out += TURNS[d]
         return out
 
@@ -230,11 +234,11 @@ class Discs(Game):
         if self._result is not None:
             return []
         phase = self._phase
-        if phase == Phase.MAIN:
-            return self._main_moves() or [PASS]
-        if phase == Phase.BLOCK:
+        if phase == _BLOCK:
             return self._block_moves()
-        if phase == Phase.ARRANGE:
+        if phase == _MAIN:
+            return self._main_moves() or [PASS]
+        if phase == _ARRANGING:
             return list(ARRANGEMENTS)
         return list(CHOICES)
 
@@ -344,45 +348,48 @@ class Discs(Game):
         self._home = [h0, h1]
 
     def apply_unchecked(self, move: DiscsMove) -> None:
+        """Play a legal action. The undo record of a lock or barrier action is the value it
+        replaced (such an action is only legal while its flag for the turn is unset); every
+        other action records the whole scalar state (and ``end`` the key it counted)."""
         k = move.kind
         p = self._to_move
-        snap = self._snapshot()
-        if k == _STEP:
+        if k == _BAR or k == _UNBAR:
+            self._undo.append(self._bar[p])
+            self._bar[p] = move.line if k == _BAR else -1
+            self._bar_done = True
+        elif k == _LOCK or k == _UNLOCK:
+            self._undo.append(self._lock[p])
+            self._lock[p] = move.a if k == _LOCK else -1
+            self._lock_done = True
+        elif k == _STEP:
+            self._undo.append(self._snapshot())
             self._move_pin(p, move.a, move.b, move.line)
             self._passes = 0
-            self._phase = Phase.BLOCK
+            self._phase = _BLOCK
         elif k == _END:
-            snap += (self._end_turn(),)
-        elif k == _BAR:
-            self._bar[p] = move.line
-            self._bar_done = True
-        elif k == _LOCK:
-            self._lock[p] = move.a
-            self._lock_done = True
+            snap = self._snapshot()
+            self._undo.append((*snap, self._end_turn()))
         elif k == _TURN:
+            self._undo.append(self._snapshot())
             self._turn_disc(move.a, move.b)
             self._passes = 0
-            self._phase = Phase.BLOCK
-        elif k == _UNLOCK:
-            self._lock[p] = -1
-            self._lock_done = True
-        elif k == _UNBAR:
-            self._bar[p] = -1
-            self._bar_done = True
+            self._phase = _BLOCK
         elif k == _PASS:
+            self._undo.append(self._snapshot())
             if self._passes:
                 self._result = ((), "both players passed in a row")
             self._passes = 1
-            self._phase = Phase.BLOCK
+            self._phase = _BLOCK
         elif k == _ARRANGE:
+            self._undo.append(self._snapshot())
             self._colour = [-1] * NUM_DISCS
             for d, letter in zip(ARRANGE_ORDER, move.layout, strict=True):
                 self._colour[d] = COLOURS.index(letter)
-            self._phase = Phase.CHOOSE
+            self._phase = _CHOOSING
             self._to_move = 1
         else:
+            self._undo.append(self._snapshot())
             self._choose(move.a, move.b)
-        self._undo.append(snap)
         self._history.append(move)
 
     def _move_pin(self, p: int, src: int, dst: int, line: int) -> None:
@@ -431,7 +438,7 @@ class Discs(Game):
         else:
             self._quiet += 1
         self._to_move = 1 - self._to_move
-        self._phase = Phase.MAIN
+        self._phase = _MAIN
         self._lock_done = self._bar_done = self._earned = False
         key = self._start_key()
         seen = self._reps.get(key, 0) + 1
@@ -454,7 +461,7 @@ class Discs(Game):
                     self._pins[p].append(hole)
                 self._count[p][d] = PINS_PER_DISC
             self._home[p] = self._start[p]
-        self._phase = Phase.MAIN
+        self._phase = _MAIN
         self._to_move = 0
         self._reps[self._start_key()] = 1
 
@@ -471,10 +478,18 @@ class Discs(Game):
 
     def _undo_last(self) -> None:
         move: DiscsMove = self._history[-1]
-        snap = self._undo.pop()
+        record = self._undo.pop()
         k = move.kind
+        if k == _BAR or k == _UNBAR:
+            self._bar[self._to_move] = record
+            self._bar_done = False
+            return
+        if k == _LOCK or k == _UNLOCK:
+            self._lock[self._to_move] = record
+            self._lock_done = False
+            return
         if k == _STEP:
-            p = snap[1]
+            p = record[1]
             board = self._board
             board[move.b] = 0
             board[move.a] = p + 1
@@ -486,7 +501,7 @@ class Discs(Game):
         elif k == _TURN:
             self._turn_disc(move.a, -move.b)
         elif k == _END:
-            key = snap[16]
+            key = record[16]
             seen = self._reps[key] - 1
             if seen:
                 self._reps[key] = seen
@@ -501,7 +516,7 @@ class Discs(Game):
             self._pins = [[], []]
             self._count = [[0] * NUM_DISCS, [0] * NUM_DISCS]
             self._reps = {}
-        self._restore(snap)
+        self._restore(record)
 
     # --- the end ------------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
