@@ -304,6 +304,14 @@ class IsmctsAgent(MctsAgent):
 
 _CONFIGS: dict[str, MctsConfig] = {
     "columns": MctsConfig(c=0.7, playout_depth=60, heuristic_share=0.0),
+    # Count Red games run long and its evaluation is weak: random playouts, cut at 40 moves
+    "countred": MctsConfig(c=0.7, playout_depth=40, heuristic_share=0.0),
+    # Discs: a turn is several actions; playouts mostly end the turn after the main action
+    "discs": MctsConfig(c=0.7, playout_depth=60, heuristic_share=0.5),
+    # Columba's move generation is slow (tens of iterations per second): short, mostly
+    # turn-ending playouts, then the score as it stands
+    "columba": MctsConfig(c=0.5, playout_depth=8, heuristic_share=0.8, determinizations=4),
+    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=0.0),
 }
 
 

@@ -1,0 +1,96 @@
+"""Tournaments: the schedule rotates seats, games are seeded and repeat, results tally, the CLI
+writes its files."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rulebox.cli import tournament as cli
+from rulebox.match.tournament import AgentSpec, groups, run_tournament, schedule
+
+
+def test_agent_spec_parses_settings() -> None:
+    spec = AgentSpec.parse("MCTS:iterations=50:c=0.5")
+    assert spec.name == "mcts"
+    assert spec.settings == (("iterations", "50"), ("c", "0.5"))
+    assert spec.label == "mcts:iterations=50:c=0.5"
+    with pytest.raises(ValueError):
+        AgentSpec.parse("mcts:iterations")
+
+
+def test_groups_for_one_two_and_four_seats() -> None:
+    a, b, c = (AgentSpec(n) for n in "abc")
+    assert groups([a, b, c], 1) == [(a,), (b,), (c,)]
+    assert groups([a, b, c], 2) == [(a, b), (a, c), (b, c)]
+    assert groups([a, b], 4) == [(a, b, a, b)]  # teams sit crosswise
+
+
+def test_schedule_rotates_seats_and_seeds_every_game() -> None:
+    specs = [AgentSpec("random"), AgentSpec("greedy")]
+    jobs = schedule("columns", specs, 4, seed=7)
+    assert [tuple(s.name for s in j.seats) for j in jobs] == [
+        ("random", "greedy"), ("greedy", "random")] * 2
+    assert len({j.seed for j in jobs}) == 4
+    seats = Counter((j.seats[0].name) for j in jobs)
+    assert seats["random"] == seats["greedy"] == 2
+
+
+def test_a_tournament_repeats_exactly_and_tallies() -> None:
+    agents = ["random", "greedy", "mcts:iterations=20"]
+    one = run_tournament("columns", agents, 2, seed=3)
+    two = run_tournament("columns", agents, 2, seed=3)
+    assert [r.returns for r in one.results] == [r.returns for r in two.results]
+    assert len(one.results) == 6
+    for label in one.agents:
+        s = one.stats[label]
+        assert s.games == 4 and s.wins + s.draws + s.losses == 4
+    assert sum(w + d + lo for w, d, lo in one.pairs.values()) == 6
+    assert {r.name for r in one.ratings} == set(one.agents)
+    assert 0 <= one.first_player_win_rate <= 1
+    assert not any(r.error for r in one.results)
+
+
+def test_a_solitaire_tournament_reports_win_rates() -> None:
+    summary = run_tournament("36to1", ["random", "connected"], 3, seed=1)
+    assert summary.solitaire and summary.ratings == []
+    assert summary.stats["connected"].games == 3
+    data = summary.to_json()
+    assert "win_rate_ci95" in data["agents"][0]
+
+
+def test_workers_give_the_same_results_as_one_process() -> None:
+    agents = ["random", "greedy"]
+    one = run_tournament("columns", agents, 2, seed=5, workers=1)
+    two = run_tournament("columns", agents, 2, seed=5, workers=2)
+    assert [r.returns for r in one.results] == [r.returns for r in two.results]
+
+
+def test_cli_runs_and_writes_csv_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    out_csv, out_json = tmp_path / "t.csv", tmp_path / "t.json"
+    args = parser.parse_args(["columns", "--agents", "random,greedy", "--games", "2",
+                              "--workers", "1", "--seed", "4", "--quiet",
+                              "--csv", str(out_csv), "--json", str(out_json)])
+    assert cli.run(args) == 0
+    text = capsys.readouterr().out
+    assert "greedy" in text and "first player won" in text
+    rows = list(csv.DictReader(out_csv.open()))
+    assert len(rows) == 2 and rows[0]["seats"] == "random greedy"
+    data = json.loads(out_json.read_text())
+    assert data["games"] == 2 and {a["agent"] for a in data["agents"]} == {"random", "greedy"}
+
+
+def test_cli_refuses_unknown_agents() -> None:
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    args = parser.parse_args(["columns", "--agents", "random,nobody", "--quiet"])
+    assert cli.run(args) == 2
