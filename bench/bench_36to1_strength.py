@@ -1,0 +1,70 @@
+"""36 to 1: win rates over fixed deals (game seeds 0..N-1) of the card-counting agent and the
+simple baseline that only avoids splitting the cubes into two groups.
+
+    python bench/bench_36to1_strength.py [--deals 1000] [--agents connected,counter:lookahead=0]
+                                         [--workers 2] [--time 1]
+
+Prints, per agent: wins / deals, the win rate with its 95% Wilson interval, the mean number of
+cubes left, and the slowest move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from rulebox.ai import make_agent
+from rulebox.core import new_game
+from rulebox.match.ratings import wilson_interval
+from rulebox.match.tournament import AgentSpec
+
+
+def play(args: tuple[str, int, float | None]) -> tuple[int, int, float]:
+    """(won, cubes left, slowest move) of one deal."""
+    label, seed, seconds = args
+    spec = AgentSpec.parse(label)
+    settings = dict(spec.settings)
+    settings.setdefault("seed", str(seed))
+    if seconds is not None:
+        settings.setdefault("time", str(seconds))
+    game = new_game("36to1", {"seed": str(seed)})
+    agent = make_agent(spec.name, "36to1", settings)
+    slowest = 0.0
+    while not game.is_terminal():
+        t0 = time.perf_counter()
+        game.apply(agent.choose(game))
+        slowest = max(slowest, time.perf_counter() - t0)
+    left = game.cubes_left()  # type: ignore[attr-defined]
+    return int(left == 1), left, slowest
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=0, help="first deal (seed)")
+    parser.add_argument("--agents", default="connected,counter:lookahead=0")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--time", type=float, default=None)
+    args = parser.parse_args()
+    seeds = range(args.first, args.first + args.deals)
+    for label in args.agents.split(","):
+        t0 = time.perf_counter()
+        jobs = [(label, s, args.time) for s in seeds]
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                results = list(pool.map(play, jobs, chunksize=8))
+        else:
+            results = [play(j) for j in jobs]
+        wins = sum(r[0] for r in results)
+        lo, hi = wilson_interval(wins, len(results))
+        cubes = sum(r[1] for r in results) / len(results)
+        slowest = max(r[2] for r in results)
+        print(f"{label:28} deals {seeds.start}..{seeds.stop - 1}: won {wins}/{len(results)} "
+              f"= {wins / len(results):.1%} (95% CI {lo:.1%}-{hi:.1%}), mean cubes left "
+              f"{cubes:.2f}, slowest move {slowest:.2f}s, {time.perf_counter() - t0:.0f}s",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
