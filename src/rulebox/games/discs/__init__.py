@@ -25,7 +25,7 @@ register_game(
         package=__name__,
         notation_help=NOTATION,
         seat_names=SEATS,
-        explain=explain,  # type: ignore[arg-type]
+        explain=explain,
     )
 )
 

@@ -40,7 +40,6 @@ from rulebox.games.discs.geometry import (
     NUM_DISCS,
     NUM_HOLES,
     NUM_LINES,
-    is_outer,
     line_between,
 )
 
@@ -130,9 +129,8 @@ TURNS: tuple[tuple[DiscsMove, DiscsMove], ...] = tuple(
     (DiscsMove(Kind.TURN, d, CLOCKWISE_DIR), DiscsMove(Kind.TURN, d, ANTICLOCKWISE_DIR))
     for d in range(NUM_DISCS)
 )
-LOCKS: tuple[DiscsMove | None, ...] = tuple(
-    DiscsMove(Kind.LOCK, h) if is_outer(h) else None for h in range(NUM_HOLES)
-)
+LOCKS: tuple[DiscsMove, ...] = tuple(DiscsMove(Kind.LOCK, h) for h in range(NUM_HOLES))
+"""``lock <hole>`` for every hole (move generation offers only the outer ones, DSC-3)."""
 BARS: tuple[DiscsMove, ...] = tuple(DiscsMove(Kind.BAR, p, q, i) for i, (p, q) in enumerate(LINES))
 
 FREE_BARS: tuple[tuple[tuple[DiscsMove, ...], ...], ...] = tuple(

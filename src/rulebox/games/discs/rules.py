@@ -220,7 +220,7 @@ class Discs(Game):
         out = [END]
         if not self._lock_done:
             lock = self._lock[p]
-            out += [LOCKS[q] for q in self._pins[p] if q % HOLES_PER_DISC and q != lock]  # type: ignore[misc]
+            out += [LOCKS[q] for q in self._pins[p] if q % HOLES_PER_DISC and q != lock]
             if lock >= 0:
                 out.append(UNLOCK)
         if not self._bar_done:
@@ -353,11 +353,11 @@ class Discs(Game):
         other action records the whole scalar state (and ``end`` the key it counted)."""
         k = move.kind
         p = self._to_move
-        if k == _BAR or k == _UNBAR:
+        if k in (_BAR, _UNBAR):
             self._undo.append(self._bar[p])
             self._bar[p] = move.line if k == _BAR else -1
             self._bar_done = True
-        elif k == _LOCK or k == _UNLOCK:
+        elif k in (_LOCK, _UNLOCK):
             self._undo.append(self._lock[p])
             self._lock[p] = move.a if k == _LOCK else -1
             self._lock_done = True
@@ -480,11 +480,11 @@ class Discs(Game):
         move: DiscsMove = self._history[-1]
         record = self._undo.pop()
         k = move.kind
-        if k == _BAR or k == _UNBAR:
+        if k in (_BAR, _UNBAR):
             self._bar[self._to_move] = record
             self._bar_done = False
             return
-        if k == _LOCK or k == _UNLOCK:
+        if k in (_LOCK, _UNLOCK):
             self._lock[self._to_move] = record
             self._lock_done = False
             return
