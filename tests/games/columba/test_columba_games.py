@@ -21,6 +21,15 @@ def candidates(g: Columba) -> list[ColumbaMove]:
         out += [ColumbaMove("place", k, r) for r in range(4)]
         out += [ColumbaMove("tile", k, c) for c in range(4)]
         out += [ColumbaMove("cote", k, 0), ColumbaMove("cote", k, 1), ColumbaMove("falcon", k)]
+    if g.role(0) is not None:  # the Officia powers (CB-15)
+        squares = sorted(g.squares())
+        for k in squares:
+            out += [ColumbaMove("marshal", k, c) for c in range(4)]
+            out += [ColumbaMove("peasant", k), ColumbaMove("architect", k, 0)]
+            out += [ColumbaMove("architect", k, 1, d) for d in squares[::3]]
+        for c in range(4):
+            out.append(ColumbaMove("farmerswife", 0, c))
+            out += [ColumbaMove("thief", 0, c, v) for v in range(g.num_players)]
     return out
 
 
@@ -28,7 +37,8 @@ def eager(g: Columba, rng: random.Random, moves: list[ColumbaMove]) -> ColumbaMo
     """A random player that likes capturing, objectives, tiles and falcons (to reach every rule)."""
     sq = g.squares()
     caps = [m for m in moves if m.verb == "place" and any(m.sq + o in sq for o in OFFSETS)]
-    keen = [m for m in moves if m.verb in ("goal", "buy", "raise", "falcon")]
+    keen = [m for m in moves if m.verb in ("goal", "buy", "raise", "falcon", "architect",
+                                           "farmerswife", "marshal", "peasant", "thief")]
     tiles = [m for m in moves if m.verb == "tile"]
     if caps and rng.random() < 0.9:
         return rng.choice(caps)
@@ -77,7 +87,9 @@ def test_same_seed_same_game() -> None:
 
 
 VARIANTS = [{"players": "2"}, {"players": "4"}, {"players": "3", "variant": "kids"},
-            {"players": "2", "pond": "1"}]
+            {"players": "2", "pond": "1"},
+            {"players": "3", "officia": "1", "roles": "marshal,architect,peasant"},
+            {"players": "3", "officia": "1", "roles": "farmerswife,thief,falconer"}]
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=[" ".join(o.values()) for o in VARIANTS])

@@ -39,6 +39,7 @@ def drawn(
     falcons: int | None = None,
     card: str = "C30",
     options: dict[str, str] | None = None,
+    roles: list[str] | None = None,
 ) -> Columba:
     """A game in the drawn position (see the module docstring)."""
     squares: dict[str, list[Any]] = {}
@@ -61,7 +62,9 @@ def drawn(
                 squares[f"{x},{y}"] = ["falcon", int(tok[1]), 2, None]
             else:
                 raise ValueError(tok)
-    options = options or {}
+    options = dict(options or {})
+    if roles:
+        options["officia"] = "1"
     kids = options.get("variant") == "kids"
     objectives = objectives or ({p: None for p in range(players)} if kids else {})
     slots = slots or {}
@@ -104,6 +107,7 @@ def drawn(
         "supply": supply or {c: 15 - tiles[c] for c in COLOURS},
         "falcons": 12 - used_falcons if falcons is None else falcons,
         "this_turn": this_turn or {"cote": False, "falcon": 0, "tiles": []},
+        "roles": roles or [],
     }
     return Columba.from_json({
         "format": 1, "game": "columba",

@@ -7,13 +7,13 @@ from test_columba_rules import drawn, refused, top
 
 from rulebox.core.errors import OptionError
 from rulebox.games.columba.cards import POND_ID, key
-from rulebox.games.columba.rules import Columba
+from rulebox.games.columba.rules import ROLES, Columba
 
 KIDS = {"variant": "kids"}
 POND = {"pond": "1"}
 
 
-# --- CB-13 the children's game -----------------------------------------------------------------
+# --- CB-13 the children's game -------------------------------------------------------------------
 def test_CB_13_kids_setup_has_no_objectives() -> None:
     g = Columba.new({"variant": "kids", "players": "3", "seed": "2"})
     assert [g.objective(p)[0] for p in range(3)] == [None, None, None]
@@ -92,3 +92,131 @@ def test_CB_14_deck_option_lists_the_pond_only_with_pond_on() -> None:
         Columba.new({"deck": "C01,P,C02"})
     g = Columba.new({"deck": "C01,P,C02", "pond": "1"})
     assert g.hand == POND_ID
+
+
+# --- CB-15 Officia -------------------------------------------------------------------------------
+def test_CB_15_roles_are_dealt_once_each_or_fixed_by_the_option() -> None:
+    g = Columba.new({"officia": "1", "players": "4", "seed": "8"})
+    roles = [g.role(p) for p in range(4)]
+    assert len(set(roles)) == 4 and all(r in ROLES for r in roles)
+    assert roles == [Columba.new({"officia": "1", "players": "4", "seed": "8"}).role(p)
+                     for p in range(4)]
+    h = Columba.new({"officia": "1", "roles": "thief,Falconer", "seed": "1"})
+    assert [h.role(0), h.role(1)] == ["thief", "falconer"]
+    assert h.view(1)["position"]["roles"] == ["thief", "falconer"]
+    assert Columba.new({"seed": "1"}).role(0) is None
+
+
+@pytest.mark.parametrize("options", [
+    {"roles": "thief,marshal"},  # roles without officia
+    {"officia": "1", "roles": "thief"},  # one role for two players
+    {"officia": "1", "roles": "thief,thief"},
+    {"officia": "1", "roles": "thief,baker"},
+    {"officia": "1", "variant": "kids"},
+])
+def test_CB_15_bad_role_options(options: dict[str, str]) -> None:
+    with pytest.raises(OptionError):
+        Columba.new(options)
+
+
+def test_CB_15_a_power_belongs_to_its_role_and_is_used_once_a_turn() -> None:
+    g = drawn(["W W K", "G G G"], phase="actions", hand=None, roles=["peasant", "thief"],
+              reserve={0: "WW"}, cotes={"0,0": (0, "small")})
+    err = refused(g, "thief 1 W", "CB-15")
+    assert "peasant" in err.reason
+    g.apply("peasant 0,0")
+    err = refused(g, "peasant 0,0", "CB-15")
+    assert "once per turn" in err.reason
+
+
+def test_CB_15_architect_moves_a_dovecote() -> None:
+    g = drawn(["W W K", "G G G"], phase="actions", hand=None, roles=["architect", "thief"],
+              cotes={"0,0": (0, "small"), "2,0": (1, "small")})
+    refused(g, "architect 0,0 2,0", "CB-6")  # a dovecote stands there
+    refused(g, "architect 2,0 0,1", "CB-15")  # not the architect's own
+    g.apply("architect 0,0 1,1")
+    assert g.estate_owner(key(0, 0)) == -1 and g.estate_owner(key(2, 1)) == 0
+    assert g.scores()[0] == 3 - 4  # the grey estate of 3
+
+
+def test_CB_15_architect_swaps_small_for_large() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["architect", "thief"],
+              cotes={"0,0": (0, "small")})
+    g.apply("architect 0,0 large")
+    assert g.cotes()[key(0, 0)] == (0, True) and g.cotes_left(0) == (3, 0)
+    assert g.scores()[0] == 4 - 4
+
+
+def test_CB_15_farmerswife_moves_a_reserve_tile_onto_the_objective() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["farmerswife", "thief"],
+              reserve={0: "WK"}, slots={0: [False, True, True, True]})  # S1: W free
+    refused(g, "farmerswife K", "CB-15")  # the K slot is filled
+    g.apply("farmerswife W")
+    assert g.phase == "goal" and g.reserve(0) == [1, 1, 1, 2]  # the objective's 4 + K
+    g.apply("nogoal")
+    g.apply("place 2,0 r0")  # the old objective S1 is laid
+    assert g.phase == "actions"
+
+
+def test_CB_15_marshal_covers_one_pigeon_without_capturing_it() -> None:
+    g = drawn(["W G", "K K"], roles=["marshal", "thief"], reserve={0: "K"})
+    black = g.supply()[3]
+    refused(g, "place 0,1 r0", "CB-3")  # two black pigeons, one black slot
+    refused(g, "marshal K 5,5", "CB-15")
+    g.apply("marshal K 0,1")
+    refused(g, "place 3,0 r0", "CB-15")  # the card must cover 0,1
+    g.apply("place 0,1 r0")
+    assert g.objective(0)[1] == [False, False, True, False]  # only 1,1 was captured
+    assert g.reserve(0) == [0, 0, 0, 0] and g.supply()[3] == black  # paid 1 K, captured 1 K
+
+
+def test_CB_15_peasant_slides_tiles_under_a_dovecote_for_two_points() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["peasant", "thief"],
+              reserve={0: "GW"}, cotes={"0,0": (0, "small")})
+    before = g.scores()[0]
+    g.apply("peasant 0,0")
+    assert g.under() == {key(0, 0): [0]} and g.reserve(0) == [0, 1, 0, 0]
+    assert g.scores()[0] == before + 2
+    state = g.to_json()
+    state["history"] = []
+    assert Columba.from_json(state).scores() == g.scores()
+
+
+def test_CB_15_peasant_needs_the_estates_colour() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["peasant", "thief"],
+              reserve={0: "G"}, cotes={"0,0": (0, "small")})
+    err = refused(g, "peasant 0,0", "CB-15")
+    assert "white" in err.reason
+
+
+def test_CB_15_thief_steals_onto_the_own_objective() -> None:
+    g = drawn(["W W", "G G"], players=3, phase="actions", hand=None,
+              roles=["thief", "marshal", "peasant"], reserve={1: "B", 2: "K"})
+    refused(g, "thief 0 B", "CB-15")
+    refused(g, "thief 1 K", "CB-15")  # purple has no black tile
+    g.apply("thief 1 B")
+    assert g.reserve(1) == [0, 0, 0, 0] and g.objective(0)[1] == [False, False, False, True]
+
+
+def test_CB_15_falconer_pays_one_and_may_take_two() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
+              reserve={0: "WWK"}, chicks={0: [2]})
+    g.apply("raise")
+    assert sum(g.reserve(0)) == 2 and g.falcons_of(0) == (0, 1)
+    g.apply("buy")
+    assert sum(g.reserve(0)) == 1 and g.falcons_of(0) == (1, 1)
+    err = refused(g, "buy", "CB-15")
+    assert "two" in err.reason
+    supply = g.falcon_supply()
+    g.apply("end")  # the second falcon (a chick) was not placed: it is lost
+    assert g.falcons_of(0) == (0, 1) and g.falcon_supply() == supply + 1
+
+
+def test_CB_15_falconer_keeps_a_second_falcon_placed_at_once() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
+              reserve={0: "WK"}, chicks={0: [2, 3]}, cotes={"0,0": (1, "small")})
+    g.apply("raise")
+    g.apply("raise")
+    g.apply("falcon 1,0")
+    g.apply("end")
+    assert g.falcons_of(0) == (0, 1)

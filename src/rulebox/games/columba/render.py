@@ -65,9 +65,11 @@ def render(game: Columba, player: int | None = None) -> Text:
         for q in members:
             owner_of[q] = owner
         per = 2 if large else 1
+        extra = len(game.under().get(k, []))
+        bonus = f" + {extra} peasant tile(s) x 2" if extra else ""
         values.append(f"{SEATS[owner]} (player {owner}): {'large' if large else 'small'} "
-                      f"dovecote at {sq_text(k)}, {len(members)} pigeons x {per} = "
-                      f"{len(members) * per}")
+                      f"dovecote at {sq_text(k)}, {len(members)} pigeons x {per}{bonus} = "
+                      f"{len(members) * per + 2 * extra}")
     coords = [xy(k) for k in game.squares()]
     xs = [c[0] for c in coords]
     ys = [c[1] for c in coords]
@@ -103,13 +105,23 @@ def render(game: Columba, player: int | None = None) -> Text:
         mate = game.partner(p)
         team = f" (team with {SEATS[mate]})" if mate is not None else ""
         out.append(f" {SEATS[p]:>6} ", style=PLAYER_STYLE[p])
-        out.append(f" player {p}{team}: {goal}; reserve {res}; dovecotes left {small} small "
-                   f"{large} large; falcons {chicks} chick {adults} adult; score {scores[p]}\n")
+        role = game.role(p)
+        office = f" [{role}]" if role else ""
+        out.append(f" player {p}{team}{office}: {goal}; reserve {res}; dovecotes left {small} "
+                   f"small {large} large; falcons {chicks} chick {adults} adult; "
+                   f"score {scores[p]}\n")
     rules = []
     if game.opts.get("variant") == "kids":
         rules.append("children's game (CB-13): cards and dovecotes only")
     if game.opts.get("pond"):
         rules.append("the Pond is in play (CB-14): p marks its fields")
+    if game.role(0) is not None:
+        rules.append("Officia (CB-15): roles in brackets")
+        _power, marshal, second = game.turn_powers()
+        if marshal is not None:
+            rules.append(f"the marshal's card must cover {sq_text(marshal)}")
+        if second is not None:
+            rules.append("the falconer's second falcon is lost unless placed this turn")
     if rules:
         out.append(" Variant: " + "; ".join(rules) + "\n")
     supply = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.supply()))
