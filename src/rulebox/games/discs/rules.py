@@ -18,8 +18,9 @@ Decisions where the texts are silent (also in rules.md):
 Representation (chosen for speed; see ``bench/bench_discs.py``): ``_board`` is a bytearray of the
 45 holes (0 empty, 1 a pin of player 0, 2 a pin of player 1); ``_pins[p]`` lists the holes of
 player p's pins; ``_count[p][d]`` counts p's pins on disc d; tokens, starting discs and the discs
-not yet left are bitmasks. Each move pushes one undo record: the scalar state before the move,
-plus whatever the move itself needs to be reversed.
+not yet left are bitmasks. Each move pushes one undo record (make/unmake, as in Stockfish): a
+lock or barrier action records the value it replaced, every other action the scalar state
+before it; the board changes are reversed from the move itself.
 """
 
 from __future__ import annotations
@@ -38,16 +39,13 @@ from rulebox.games.discs.geometry import (
     HOLE_NAMES,
     HOLES_PER_DISC,
     LINE_NAMES,
-    LINES,
     NUM_DISCS,
     NUM_HOLES,
-    NUM_LINES,
     TURN_MAPS,
 )
 from rulebox.games.discs.moves import (
     ARRANGEMENTS,
     CHOICES,
-    COLOUR_NAMES,
     COLOURS,
     END,
     FREE_BARS,
@@ -100,10 +98,6 @@ _BOARD_TEXT = bytes.maketrans(b"\x00\x01\x02", b".01")
 
 def _bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
-
-
-def _disc_list(mask: int) -> str:
-    return "".join(DISC_NAMES[d] for d in _bits(mask))
 
 
 def _token_text(mask: int) -> str:
@@ -467,7 +461,11 @@ class Discs(Game):
 
     def _start_key(self) -> str:
         """The position as DSC-7 compares it at the start of a turn: pins, locks, barriers,
-        tokens, starting discs not yet left, and the player to move."""
+        tokens, starting discs not yet left, and the player to move. As text (it is stored in
+        the state's ``seen``): the 45 holes in string order (``.`` empty, ``0``/``1`` a pin),
+        then ``|lock`` the two locking holes' numbers, ``|bar`` the two barrier lines' numbers
+        (-1: none), ``|tok`` the token bitmasks (R=1, G=2, B=4), ``|home`` the bitmasks of the
+        discs not yet left (a1=1, a2=2, a3=4, b1=8, ...), and the player to move."""
         l0, l1 = self._lock
         b0, b1 = self._bar
         return (
@@ -778,5 +776,4 @@ class Discs(Game):
         return f"Player {p} ({colour}) to move: blocking actions ({', '.join(left)})"
 
 
-COLOUR_WORDS = dict(zip(COLOURS, COLOUR_NAMES, strict=True))
-__all__ = ["LINES", "NUM_LINES", "Discs", "Phase"]
+__all__ = ["Discs", "Phase"]
