@@ -220,3 +220,20 @@ def test_CB_15_falconer_keeps_a_second_falcon_placed_at_once() -> None:
     g.apply("falcon 1,0")
     g.apply("end")
     assert g.falcons_of(0) == (0, 1)
+
+
+def test_CB_15_CB_7_a_card_after_tiles_may_not_cut_them_off() -> None:
+    # tiles, then the farmer's wife completes the objective: the old objective card laid now
+    # may not leave this turn's tile outside the estate
+    g = drawn(["W W W w0*", "G G G G"], phase="actions", hand=None,
+              roles=["farmerswife", "thief"], reserve={0: "W"},
+              slots={0: [False, True, True, True]}, cotes={"0,0": (0, "small")},
+              this_turn={"cote": True, "falcon": 0, "tiles": ["3,0"]}, deck=("C09", "C06"))
+    g.apply("farmerswife W")
+    g.apply("goal")  # C09 = GW/WG; S1 is in hand
+    err = refused(g, "place 1,-1 r0", "CB-7")  # would capture 1,0 and 2,0
+    assert "cut" in err.reason
+    refused(g, "place 2,-1 r0", "CB-3")  # the tile laid this turn may not be captured
+    assert all(m.verb == "place" for m in g.legal_moves())
+    g.apply("place 4,-1 r0")
+    g.apply("end")

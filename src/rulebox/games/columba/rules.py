@@ -387,6 +387,9 @@ class Columba(Game):
                         "there", "CB-10")
             return None
         # a domesticated tile
+        if s[2] == self._turn:
+            return (f"the tile on {where} was laid this turn; it may be captured a round later "
+                    "at the earliest", "CB-3")
         if o == -1:
             return None  # (c) cut off from every estate
         if o == p:
@@ -694,6 +697,8 @@ class Columba(Game):
         s = self._sq[k]
         if s[0] == FALCON or k in self._cotes or s[4] == POND_ID:
             return False
+        if s[0] == TILE and s[2] == self._turn:
+            return False  # laid this turn (only possible with Officia)
         o = owner[label[k]]
         if o == -1:
             return True
@@ -760,10 +765,27 @@ class Columba(Game):
     def _place_all(self, out: list[ColumbaMove], k0: int,
                    rots: tuple[tuple[int, int, int, int], ...], est: dict[int, int]) -> None:
         """Add the rotations of a card on ``k0`` that join no estates (CB-9)."""
-        if est and len({est[k0 + e] for e in EDGE_NEIGHBOURS if k0 + e in est}) > 1:
+        if self._turn_tiles:  # only with Officia: a card after tiles (CB-15)
+            out.extend(_mv("place", k0, r) for r in range(4)
+                       if not self._card_joins(k0, rots[r]) and self._card_keeps_tiles(k0, r))
+        elif est and len({est[k0 + e] for e in EDGE_NEIGHBOURS if k0 + e in est}) > 1:
             out.extend(_mv("place", k0, r) for r in range(4) if not self._card_joins(k0, rots[r]))
         else:
             out.extend(_place_moves(k0))
+
+    def _card_keeps_tiles(self, k0: int, rot: int) -> bool:
+        """Whether the tiles laid this turn could still end it in an estate after this card
+        (CB-7). Tiles come before a card only when an Officia power completed the objective."""
+        p = self._to_move
+        saved_sq, saved_reg = self._sq, self._reg
+        sq = dict(saved_sq)
+        for off, colour in zip(OFFSETS, ROTATIONS[self._hand][rot], strict=True):  # type: ignore[index]
+            sq[k0 + off] = (FIELD, colour, self._turn, -1, self._hand)
+        self._sq, self._reg = sq, None
+        try:
+            return self._pending_ok(p, self._regions(), self._turn_tiles)
+        finally:
+            self._sq, self._reg = saved_sq, saved_reg
 
     def _actions(self) -> list[ColumbaMove]:
         p = self._to_move
@@ -907,6 +929,9 @@ class Columba(Game):
                 return why
             if self._card_joins(move.sq, ROTATIONS[self._hand][move.arg]):  # type: ignore[index]
                 return "laid so, the card would join two estates into one", "CB-9"
+            if self._turn_tiles and not self._card_keeps_tiles(move.sq, move.arg):
+                return ("laid so, the card would cut the tiles you laid this turn off your "
+                        "estate", "CB-7")
             return None
         if v == "goal":
             if phase != GOAL_PHASE:
