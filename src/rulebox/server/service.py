@@ -164,6 +164,8 @@ class GameService:
         self._db = ThreadPoolExecutor(1 if store.is_sqlite else 8, thread_name_prefix="rb-db")
         self._think = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
         self._live: dict[str, LiveGame] = {}
+        self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._closed = False
 
@@ -444,13 +446,49 @@ class GameService:
             game.apply_unchecked(move)
         live.version += 1
         try:
-            await self._in_db(self.store.record_moves, live.id, first, done, game.to_json(),
-                              game.is_terminal(), live.version)
+            await self._write_moves((live.id, first, done, game.to_json(), game.is_terminal(),
+                                     live.version))
         except Exception:
             for _ in done:
                 game.undo()
             live.version -= 1
             raise ApiError(503, "storage", "the move could not be stored; try again") from None
+
+    async def _write_moves(self, item: tuple[Any, ...]) -> None:
+        """Store moves; returns once they are committed. Moves of many games that arrive while
+        a commit is under way are committed together in the next one (group commit)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, fut))
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        await fut
+
+    async def _write_loop(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending[:500], self._pending[500:]
+                try:
+                    await self._in_db(self.store.record_batch, [item for item, _ in batch])
+                except Exception:
+                    # one at a time, so that one bad write fails only its own move
+                    for item, fut in batch:
+                        try:
+                            await self._in_db(self.store.record_batch, [item])
+                        except Exception as e:
+                            if not fut.done():
+                                fut.set_exception(e)
+                        else:
+                            if not fut.done():
+                                fut.set_result(None)
+                    continue
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
+        finally:
+            self._writer = None
+            for _, fut in self._pending if self._closed else []:
+                if not fut.done():
+                    fut.set_exception(RuntimeError("the server is stopping"))
 
     # --- computer seats -------------------------------------------------------------------------
     def _kick_computers(self, live: LiveGame) -> None:

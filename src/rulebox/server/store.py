@@ -27,7 +27,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -170,6 +172,29 @@ class Store:
             row.over = over
             row.version = version
             row.updated_at = now
+
+    def record_batch(
+        self, items: list[tuple[str, int, list[tuple[int, str]], dict[str, Any], bool, int]]
+    ) -> None:
+        """Several :meth:`record_moves` (``(game_id, first_ply, moves, state, over, version)``)
+        in one transaction: one commit (one disk flush) for many games' moves."""
+        now = _now()
+        with self._write() as s:
+            rows = [
+                {"game_id": gid, "ply": first + i, "player": player, "move": text, "at": now}
+                for gid, first, moves, _state, _over, _version in items
+                for i, (player, text) in enumerate(moves)
+            ]
+            if rows:
+                s.execute(insert(MoveRow), rows)
+            for gid, first, moves, state, over, version in items:
+                done = s.execute(
+                    update(GameRow).where(GameRow.id == gid).values(
+                        state=json.dumps(state), ply=first + len(moves), over=over,
+                        version=version, updated_at=now)
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    raise KeyError(gid)
 
     def truncate(self, game_id: str, ply: int, state: dict[str, Any], version: int) -> None:
         """Forget the moves from ``ply`` on (an undo) and store the new state."""
