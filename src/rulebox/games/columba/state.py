@@ -1,0 +1,318 @@
+"""Reading a drawn Columba position (``Columba.position_json`` data) back, refusing anything
+corrupt with ``StateError``: unknown cards or colours, a detached territory, two dovecotes in one
+region, tile or falcon counts that do not add up (CB-12), and so on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulebox.core.errors import StateError
+from rulebox.games.columba.cards import (
+    CARDS,
+    COLOUR_INDEX,
+    COLOUR_NAMES,
+    COLOURS,
+    DECK_IDS,
+    NEIGHBOURS,
+    POND_ID,
+    key,
+    sq_text,
+)
+from rulebox.games.columba.rules import (
+    ACTIONS,
+    COTES,
+    FALCON,
+    FALCONS,
+    FIELD,
+    GOAL_PHASE,
+    PHASES,
+    PLACE,
+    ROLES,
+    TILE,
+    TILES_PER_COLOUR,
+    Columba,
+)
+
+
+def load_position(game: Columba, data: dict[str, Any]) -> None:
+    """Set ``game`` to the position ``data`` describes, or raise ``StateError``."""
+    _Loader(game, data).load()
+
+
+def _int(v: Any, what: str, lo: int = 0, hi: int = 10**6) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise StateError(f"{what} must be a whole number from {lo} to {hi}")
+    return v
+
+
+def _square_key(text: Any) -> int:
+    if not isinstance(text, str):
+        raise StateError(f"square {text!r} must be written x,y")
+    parts = text.split(",")
+    try:
+        x, y = (int(t) for t in parts)
+    except ValueError:
+        raise StateError(f"square {text[:20]!r} must be written x,y") from None
+    if not (-500 < x < 500 and -500 < y < 500):
+        raise StateError(f"square {text[:20]!r} is out of range")
+    return key(x, y)
+
+
+def _colour(v: Any, what: str) -> int:
+    if not isinstance(v, str) or v.upper() not in COLOUR_INDEX:
+        raise StateError(f"{what}: colour must be one of {', '.join(COLOURS)}")
+    return COLOUR_INDEX[v.upper()]
+
+
+class _Loader:
+    """Reads and validates :meth:`Columba.position_json` data into a game."""
+
+    def __init__(self, game: Columba, data: dict[str, Any]) -> None:
+        self.g = game
+        self.d = data
+        self.n = game.num_players
+
+    def load(self) -> None:
+        g, d, n = self.g, self.d, self.n
+        if not isinstance(d, dict):
+            raise StateError("the position must be an object")
+        phase = d.get("phase")
+        if phase not in PHASES:
+            raise StateError(f"phase must be one of {', '.join(PHASES)}")
+        g._phase = phase
+        g._to_move = _int(d.get("to_move"), "to_move", 0, n - 1)
+        g._turn = _int(d.get("turn"), "turn", 0, 10_000)
+        hand = d.get("hand")
+        if (hand is None) != (phase != PLACE):
+            raise StateError("a card is in hand exactly when the phase is place [CB-2]")
+        if hand is not None and hand not in CARDS:
+            raise StateError(f"unknown card in hand {str(hand)[:10]!r}")
+        g._hand = hand
+        deck = d.get("deck")
+        allowed = set(DECK_IDS) | ({POND_ID} if g.opts.get("pond") else set())
+        if not isinstance(deck, list) or any(c not in allowed for c in deck):
+            raise StateError("deck must be a list of card ids C01..C30 (and P with pond=1)")
+        g._deck = list(reversed(deck))
+        self.roles()
+        self.squares()
+        self.cotes()
+        self.under()
+        self.players()
+        self.supply()
+        self.this_turn()
+        self.cards()
+
+    def roles(self) -> None:
+        g = self.g
+        roles = self.d.get("roles", [])
+        if g.opts.get("officia"):
+            if (not isinstance(roles, list) or len(roles) != self.n
+                    or any(r not in ROLES for r in roles) or len(set(roles)) != self.n):
+                raise StateError(f"roles must name {self.n} different Officia roles [CB-15]")
+        elif roles:
+            raise StateError("roles without officia=1 [CB-15]")
+        g._roles = list(roles)
+
+    def under(self) -> None:
+        g = self.g
+        raw = self.d.get("under", {})
+        if not isinstance(raw, dict):
+            raise StateError("under must be an object of x,y -> colours")
+        g._under = {}
+        for text, colours in raw.items():
+            k = _square_key(text)
+            if k not in g._cotes or not isinstance(colours, list) or not colours:
+                raise StateError(f"under {text}: tiles lie only under a dovecote [CB-15]")
+            if not g._roles or g._roles[g._cotes[k][0]] != "peasant":
+                raise StateError(f"under {text}: only the peasant slides tiles under [CB-15]")
+            g._under[k] = [_colour(c, f"under {text}") for c in colours]
+
+    def squares(self) -> None:
+        g = self.g
+        raw = self.d.get("squares")
+        if not isinstance(raw, dict) or not raw:
+            raise StateError("squares must be a non-empty object of x,y -> item")
+        g._sq = {}
+        for text, item in raw.items():
+            k = _square_key(text)
+            if not isinstance(item, list) or not item:
+                raise StateError(f"square {text}: bad item {item!r}")
+            kind = item[0]
+            if kind == "field" and len(item) == 4:
+                c = _colour(item[1], f"square {text}")
+                card = item[2]
+                if card not in CARDS:
+                    raise StateError(f"square {text}: unknown card {str(card)[:10]!r}")
+                turn = _int(item[3], f"square {text}: turn", -1, g._turn)
+                g._sq[k] = (FIELD, c, turn, -1, card)
+            elif kind == "tile" and len(item) == 4:
+                c = _colour(item[1], f"square {text}")
+                who = _int(item[2], f"square {text}: player", 0, self.n - 1)
+                turn = _int(item[3], f"square {text}: turn", 0, g._turn)
+                g._sq[k] = (TILE, c, turn, who, None)
+            elif kind == "falcon" and len(item) == 4:
+                who = _int(item[1], f"square {text}: player", 0, self.n - 1)
+                turn = _int(item[2], f"square {text}: turn", 0, g._turn)
+                under = None if item[3] is None else _colour(item[3], f"square {text}")
+                g._sq[k] = (FALCON, -1, turn, who, under)
+            else:
+                raise StateError(f"square {text}: item must be a field, tile or falcon")
+        # one territory: every square connected to the others
+        start = next(iter(g._sq))
+        seen = {start}
+        stack = [start]
+        while stack:
+            a = stack.pop()
+            for dd in NEIGHBOURS:
+                b = a + dd
+                if b in g._sq and b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+        if len(seen) != len(g._sq):
+            raise StateError("the territory must be one connected area [CB-2]")
+
+    def cotes(self) -> None:
+        g = self.g
+        raw = self.d.get("cotes", {})
+        if not isinstance(raw, dict):
+            raise StateError("cotes must be an object of x,y -> [player, small|large]")
+        g._cotes = {}
+        for text, item in raw.items():
+            k = _square_key(text)
+            if (not isinstance(item, list) or len(item) != 2
+                    or item[1] not in ("small", "large")):
+                raise StateError(f"dovecote {text}: must be [player, small|large]")
+            p = _int(item[0], f"dovecote {text}: player", 0, self.n - 1)
+            s = g._sq.get(k)
+            if s is None or s[0] == FALCON:
+                raise StateError(f"dovecote {text} must stand on a pigeon [CB-6]")
+            g._cotes[k] = (p, item[1] == "large")
+        g._dirty()
+        label, _regs, _owner = g._regions()
+        rids = [label[k] for k in g._cotes]
+        if len(set(rids)) != len(rids):
+            raise StateError("two dovecotes stand in one region: estates may not be joined [CB-9]")
+
+    def players(self) -> None:
+        g, n = self.g, self.n
+        raw = self.d.get("players")
+        if not isinstance(raw, list) or len(raw) != n:
+            raise StateError(f"players must list {n} players")
+        g._obj, g._slots, g._reserve, g._cotes_left, g._chicks, g._adults = [], [], [], [], [], []
+        placed = [[0, 0] for _ in range(n)]
+        for p, (owner, large) in g._cotes.items():
+            placed[owner][int(large)] += 1
+            del p
+        small0, large0 = COTES[n]
+        for p, pl in enumerate(raw):
+            if not isinstance(pl, dict):
+                raise StateError(f"player {p} must be an object")
+            obj = pl.get("objective")
+            if obj is not None and obj not in CARDS:
+                raise StateError(f"player {p}: unknown objective {str(obj)[:10]!r}")
+            slots = pl.get("slots")
+            if not isinstance(slots, list) or len(slots) != 4 or not all(
+                isinstance(b, bool) for b in slots
+            ):
+                raise StateError(f"player {p}: slots must be 4 true/false values")
+            if obj is None and any(slots):
+                raise StateError(f"player {p}: filled slots without an objective")
+            if all(slots):
+                raise StateError(f"player {p}: a full objective is settled at once [CB-4]")
+            if g._phase == GOAL_PHASE and p == g._to_move and (obj is None or any(slots)):
+                raise StateError("in the goal phase the completed objective's tiles are in "
+                                 "the reserve already [CB-4]")
+            res = pl.get("reserve")
+            if not isinstance(res, dict) or set(res) != set(COLOURS):
+                raise StateError(f"player {p}: reserve must give W, G, B and K")
+            cotes = pl.get("cotes")
+            if not isinstance(cotes, dict) or set(cotes) != {"small", "large"}:
+                raise StateError(f"player {p}: cotes must give small and large")
+            s_left = _int(cotes["small"], f"player {p}: small dovecotes", 0, small0)
+            l_left = _int(cotes["large"], f"player {p}: large dovecotes", 0, large0)
+            if s_left + placed[p][0] != small0 or l_left + placed[p][1] != large0:
+                raise StateError(f"player {p}: dovecotes left and placed must make "
+                                 f"{small0} small and {large0} large [CB-1]")
+            chicks = pl.get("chicks")
+            if not isinstance(chicks, list):
+                raise StateError(f"player {p}: chicks must be a list of turns")
+            g._obj.append(obj)
+            g._slots.append(list(slots))
+            g._reserve.append([_int(res[c], f"player {p}: reserve {c}", 0, 15) for c in COLOURS])
+            g._cotes_left.append([s_left, l_left])
+            g._chicks.append([_int(t, f"player {p}: chick", 0, g._turn) for t in chicks])
+            g._adults.append(_int(pl.get("adults"), f"player {p}: adults", 0, FALCONS))
+
+    def supply(self) -> None:
+        g = self.g
+        raw = self.d.get("supply")
+        if not isinstance(raw, dict) or set(raw) != set(COLOURS):
+            raise StateError("supply must give W, G, B and K")
+        g._supply = [_int(raw[c], f"supply {c}", 0, TILES_PER_COLOUR) for c in COLOURS]
+        g._falcons = _int(self.d.get("falcons"), "falcons", 0, FALCONS)
+        for c in range(4):
+            total = g._supply[c] + sum(r[c] for r in g._reserve)
+            total += sum(1 for s in g._sq.values() if s[0] == TILE and s[1] == c)
+            total += sum(1 for s in g._sq.values() if s[0] == FALCON and s[4] == c)
+            total += sum(v.count(c) for v in g._under.values())
+            for p in range(self.n):
+                obj = g._obj[p]
+                if obj is not None:
+                    total += sum(1 for col, f in zip(CARDS[obj].fields, g._slots[p], strict=True)
+                                 if f and col == c)
+            if total != TILES_PER_COLOUR:
+                raise StateError(f"there must be {TILES_PER_COLOUR} {COLOUR_NAMES[c]} tiles in "
+                                 f"all, not {total} [CB-12]")
+        falcons = g._falcons + sum(len(c) for c in g._chicks) + sum(g._adults)
+        falcons += sum(1 for s in g._sq.values() if s[0] == FALCON)
+        if falcons != FALCONS:
+            raise StateError(f"there must be {FALCONS} falcons in all, not {falcons} [CB-12]")
+
+    def this_turn(self) -> None:
+        g = self.g
+        raw = self.d.get("this_turn", {"cote": False, "falcon": 0, "tiles": []})
+        if not isinstance(raw, dict):
+            raise StateError("this_turn must be an object")
+        cote, falcon, tiles = raw.get("cote"), raw.get("falcon"), raw.get("tiles")
+        if isinstance(falcon, bool):
+            falcon = int(falcon)
+        if not isinstance(cote, bool) or not isinstance(falcon, int) or not isinstance(
+            tiles, list
+        ):
+            raise StateError("this_turn must give cote (true/false), falcon (a count) and tiles")
+        limit = 2 if g._falconer(g._to_move) else 1
+        g._cote_done, g._falcon_done = cote, _int(falcon, "this_turn falcon", 0, limit)
+        power, marshal, second = raw.get("power", False), raw.get("marshal"), raw.get("second")
+        if not isinstance(power, bool) or second not in (None, "buy", "raise"):
+            raise StateError("this_turn: power is true/false, second is null, buy or raise")
+        if (power or marshal is not None or second is not None) and not g._roles:
+            raise StateError("this_turn: Officia powers without officia=1 [CB-15]")
+        g._power, g._second = power, second
+        g._marshal = None if marshal is None else _square_key(marshal)
+        if g._marshal is not None and (g._phase != PLACE or g._marshal not in g._sq
+                                       or not power or g._roles[g._to_move] != "marshal"):
+            raise StateError("this_turn: a marshal's square needs the marshal's card in hand")
+        if second is not None and g._falcon_done != 2:
+            raise StateError("this_turn: a second falcon needs two acquired this turn")
+        g._turn_tiles = [_square_key(t) for t in tiles]
+        for k in g._turn_tiles:
+            s = g._sq.get(k)
+            if s is None or s[0] != TILE or s[2] != g._turn or s[3] != g._to_move:
+                raise StateError(f"{sq_text(k)} is not a tile laid this turn by the player to "
+                                 "move")
+        if g._phase != ACTIONS and (cote or falcon or tiles) and not g._roles:
+            raise StateError("dovecotes, tiles and falcons come after the card [CB-5]")
+
+    def cards(self) -> None:
+        g = self.g
+        seen: list[str] = list(g._deck)
+        if g._hand is not None:
+            seen.append(g._hand)
+        seen += [o for o in g._obj if o is not None]
+        dup = {c for c in seen if seen.count(c) > 1}
+        if dup:
+            raise StateError(f"card {sorted(dup)[0]} is in two places at once")
+        on_board = {s[4] for s in g._sq.values() if s[0] == FIELD}
+        clash = on_board & set(seen)
+        if clash:
+            raise StateError(f"card {sorted(clash)[0]} is on the territory and elsewhere")
