@@ -134,8 +134,9 @@ def render(game: Columba, player: int | None = None) -> Text:
                    style="bold")
         if game.phase == PLACE and game.hand is not None:
             hand = game.hand
-            out.append(f"lay card {hand} {_card_text(hand)} (rows top/bottom) with "
-                       "place x,y rN\n", style="bold")
+            turns = ", ".join(f"r{90 * r} {_card_text(hand, r)}" for r in range(4))
+            out.append(f"lay card {hand} with place x,y rN; turned: {turns} (top row/bottom "
+                       "row)\n", style="bold")
         elif game.phase == GOAL_PHASE:
             out.append("objective complete: goal (take a new one) or nogoal\n", style="bold")
         elif game.phase == ACTIONS:
