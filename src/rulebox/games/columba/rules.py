@@ -727,9 +727,15 @@ class Columba(Game):
                 if not filled:
                     free[colour] += 1
             cover = {k for k in sq if self._coverable(k, p, label, owner)}
-        est: dict[int, int] = {}
+        # top-lefts where a card touches two estates: only there may it join them (CB-9)
+        multi: set[int] = set()
         if len(self._cotes) >= 2:
-            est = {k: rid for k, rid in label.items() if owner[rid] != -1}
+            near: dict[int, set[int]] = {}
+            for k, rid in label.items():
+                if owner[rid] != -1:
+                    for e in EDGE_NEIGHBOURS:
+                        near.setdefault(k - e, set()).add(rid)
+            multi = {k0 for k0, rids in near.items() if len(rids) > 1}
         s1, s2, s3 = OFFSETS[1], OFFSETS[2], OFFSETS[3]
         out: list[ColumbaMove] = []
         # top-lefts where the card covers something, then those where it only touches
@@ -756,18 +762,18 @@ class Columba(Game):
                     if s[0] == FIELD:
                         wild[s[1]] += 1
                 if ok and all(need[c] <= free[c] and wild[c] <= supply[c] for c in range(4)):
-                    self._place_all(out, k0, rots, est)
+                    self._place_all(out, k0, rots, multi)
         for k0 in sorted(touching):
-            self._place_all(out, k0, rots, est)
+            self._place_all(out, k0, rots, multi)
         return out
 
     def _place_all(self, out: list[ColumbaMove], k0: int,
-                   rots: tuple[tuple[int, int, int, int], ...], est: dict[int, int]) -> None:
+                   rots: tuple[tuple[int, int, int, int], ...], multi: set[int]) -> None:
         """Add the rotations of a card on ``k0`` that join no estates (CB-9)."""
         if self._turn_tiles:  # only with Officia: a card after tiles (CB-15)
             out.extend(_mv("place", k0, r) for r in range(4)
                        if not self._card_joins(k0, rots[r]) and self._card_keeps_tiles(k0, r))
-        elif est and len({est[k0 + e] for e in EDGE_NEIGHBOURS if k0 + e in est}) > 1:
+        elif k0 in multi:
             out.extend(_mv("place", k0, r) for r in range(4) if not self._card_joins(k0, rots[r]))
         else:
             out.extend(_place_moves(k0))
