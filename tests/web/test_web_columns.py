@@ -39,6 +39,7 @@ def click_move(page: Any, move: str) -> None:
 def test_a_whole_game_against_the_computer_by_clicking(page: Any, server: ServerProcess) -> None:
     page.goto(server.url + "/")
     page.click('[data-game="columns"]')
+    screenshot(page, "lobby")
     page.click('[data-mode="computer"]')
     page.select_option("#level", "easy")
     page.click("#start")
@@ -107,6 +108,11 @@ def test_undo_against_the_computer(page: Any, server: ServerProcess, api: Api) -
     page.click("#undo-btn")
     page.wait_for_function("window.rulebox.state.ply === 0")
     assert page.locator(".unit").count() == 0
+    # the rules are at hand
+    page.click("#rules-btn")
+    page.wait_for_selector("#rules-dialog[open]")
+    page.wait_for_function("document.querySelector('#rules-body').textContent.includes('COL-4')")
+    assert "Ra1" in page.inner_text("#rules-body")  # the notation too
 
 
 def test_a_spectator_and_the_other_seat_see_moves_live(browser: Any, page: Any,
@@ -140,3 +146,25 @@ def test_a_spectator_and_the_other_seat_see_moves_live(browser: Any, page: Any,
     screenshot(other, "columns-phone")
     ctx2.close()
     ctx3.close()
+
+
+def test_an_online_game_from_the_lobby_with_an_invite_link(browser: Any, page: Any,
+                                                          server: ServerProcess) -> None:
+    page.goto(server.url + "/")
+    page.click('[data-game="columns"]')
+    page.click('[data-mode="online"]')
+    page.click("#start")
+    page.wait_for_selector(".columns-board")
+    link = page.locator('.invite-url[data-seat="1"]')
+    url = link.input_value()
+    assert "/game/" in url and "#t=" in url
+    ctx2 = browser.new_context()
+    friend = ctx2.new_page()
+    friend.goto(url)
+    friend.wait_for_selector(".columns-board")
+    friend.wait_for_function("window.rulebox && window.rulebox.state.you === 1")
+    click_move(page, "Rb2")
+    friend.wait_for_function("window.rulebox.state.ply === 1")
+    assert "Your turn" in friend.inner_text("#status")
+    assert friend.locator('.seat-line[data-player="1"]').inner_text().startswith("dark (you)")
+    ctx2.close()

@@ -225,6 +225,10 @@ def columba_click(page: Any, move: str) -> None:
 def test_columba_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
     open_hotseat(page, server, api, "columba", 2, seed="8")
     page.wait_for_selector("#rot-label")
+    target = state(page)["legal"][0].split()[1]
+    page.hover(f'[data-cell="{target}"]')  # the card in hand follows the mouse
+    assert page.locator(".ghost rect").count() >= 4
+    screenshot(page, "columba-place", keep_mouse=True)
     played = play_turns(page, 10, columba_choose, columba_click, "columba", seed=2)
     assert any(m.startswith("place") for m in played) and "end" in played
     assert page.locator(".cb-player").count() == 2

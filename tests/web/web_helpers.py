@@ -29,9 +29,12 @@ class Api:
                                                  "options": options, "hotseat": hotseat})
 
 
-def screenshot(page: Any, name: str) -> None:
+def screenshot(page: Any, name: str, keep_mouse: bool = False) -> None:
     """Keep a screenshot of the page when RULEBOX_SCREENSHOT_DIR is set."""
     folder = os.environ.get("RULEBOX_SCREENSHOT_DIR")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+        page.evaluate("window.scrollTo(0, 0)")
+        if not keep_mouse:
+            page.mouse.move(0, 0)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)

@@ -41,11 +41,12 @@ MAX_MOVE_CHARS = 200
 """Longer move text is refused as oversized (no notation comes close)."""
 
 LEVELS: dict[str, tuple[str, dict[str, str]]] = {
-    "easy": ("random", {}),
-    "medium": ("best", {"time": "0.5"}),
-    "hard": ("best", {"time": "2"}),
+    "easy": ("easy", {"time": "0.3"}),
+    "medium": ("medium", {"time": "1"}),
+    "hard": ("hard", {"time": "3"}),
 }
-"""Computer levels offered by the lobby: an agent and its settings."""
+"""Computer levels offered by the lobby: an agent and its settings. When the level's agent is
+not registered, ``best`` plays with the same settings, and ``random`` when there is no ``best``."""
 
 DEFAULT_LEVEL = "medium"
 
@@ -120,6 +121,8 @@ def resolve_seat(spec: Any, game_id: str) -> Seat:
                 raise ApiError(400, "bad_seat", f"agent settings are key=value, not {part[:30]!r}")
             settings[key.strip()] = value.strip()
     names = _agent_names(game_id)
+    if level and name not in names:
+        name = "best"
     if name == "best" and "best" not in names:
         name, settings = "random", {k: v for k, v in settings.items() if k == "seed"}
     try:

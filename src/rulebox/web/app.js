@@ -425,7 +425,8 @@ function render() {
     const box = el("div", { class: "invite" }, el("h3", {}, "Invite links"));
     invites.forEach((t, p) => {
       if (!t || page.tokens[p]) return;
-      const url = `${location.origin}/game/${page.id}#t=${t}`;
+      const slots = invites.map((_, k) => (k === p ? t : ""));
+      const url = `${location.origin}/game/${page.id}#t=${slots.join(",")}`;
       const input = el("input", { readonly: "", value: url, class: "invite-url", "data-seat": p });
       input.addEventListener("focus", () => input.select());
       box.append(el("label", {}, `${st.seats[p].name}: `, input));

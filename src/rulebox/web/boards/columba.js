@@ -200,7 +200,7 @@ function controls(ctx, pos, tools, placeRots, hand, redraw) {
   const players = el("div", { class: "cb-players" });
   (pos.players || []).forEach((pl, p) => {
     const seat = ctx.state.seats[p] || { name: `player ${p}` };
-    const reserve = el("span", { class: "reserve" }, ...Object.entries(pl.reserve || {}).map(([c, n]) => el("span", { class: "res-chip", style: `--c:${PIGEON[c]}`, title: `${PIGEON_NAME[c]} tiles in reserve` }, String(n))));
+    const reserve = el("span", { class: "reserve" }, ...Object.entries(pl.reserve || {}).map(([c, n]) => el("span", { class: `res-chip res-${c}`, style: `--c:${PIGEON[c]}`, title: `${PIGEON_NAME[c]} tiles in reserve` }, String(n))));
     players.append(el("div", { class: "cb-player" + (pos.to_move === p && !ctx.state.over ? " turn" : ""), "data-player": p },
       el("div", { class: "cb-head" }, el("span", { class: "seat-dot", style: `background:${PLAYER[p]}` }), el("strong", {}, seat.name), el("span", { class: "cb-score" }, `${scores[p] ?? "?"} pts`)),
       el("div", { class: "cb-row" },

@@ -161,8 +161,10 @@ export function draw(root, ctx) {
     const [a, b] = pinsHere;
     const ua = units.filter((u) => u.pin === a);
     const ub = units.filter((u) => u.pin === b);
-    const la = Math.min(...ua.map((u) => u.level));
-    const lb = Math.min(...ub.map((u) => u.level));
+    // join the halves at the level of the thin end (the pin with fewer units of the piece)
+    const thin = ua.length <= ub.length ? ua : ub;
+    const la = Math.min(...thin.map((u) => u.level));
+    const lb = la;
     const c = COLOURS[units[0].owner];
     const A = cellXY(a);
     const B = cellXY(b);
