@@ -54,6 +54,7 @@ PARITY_WORDS = ("even", "odd")
 _FIELD_BITS = 9  # bottom (4 bits), top (4 bits), lock (1 bit)
 _LOCK_BIT = 1 << 8
 _WINDOWS = ((0, 1, 2), (1, 2, 3))  # rows of a column that make a three (CR-10)
+_WINDOWS_THROUGH = tuple(tuple(w for w in _WINDOWS if row in w) for row in range(4))
 _FIELDS = tuple(range(NUM_FIELDS))
 _SOURCE_TABLE = tuple(zip(_FIELDS, MOVES, ADJACENT, strict=True))
 
@@ -283,13 +284,13 @@ class CountRed(Game):
                 self._legal = []
                 self._undo_stack.append(tuple(record))
                 return
-            locked = self._locked
-            for window in _WINDOWS:
-                fields = [column[i] for i in window]
-                if (
-                    colours[window[0]] == colours[window[1]] == colours[window[2]] == c
-                    and not all(locked[f] for f in fields)
-                ):
+            # Only a window through the new base can be a new three; its field was empty, so
+            # it was not locked, and "not all three locked before" (CR-10) always holds.
+            row = t >> 2
+            for window in _WINDOWS_THROUGH[row]:
+                if colours[window[0]] == colours[window[1]] == colours[window[2]] == c:
+                    fields = [column[i] for i in window]
+                    locked = self._locked
                     record[12] = locked
                     record[13] = self._seen
                     self._locked = locked = list(locked)
