@@ -120,6 +120,9 @@ def max_matching(targets: Sequence[int]) -> int:
 
 LOST = -1.0
 
+WEIGHTS = {"spare": 0.6, "scarcity": 1.0, "cut": 0.15, "dead_held": 0.4, "scarce_bias": 0.5}
+"""The weights of :func:`plan_value`'s soft terms (tuned on deals 1000-1199, not 0-999)."""
+
 
 def plan_value(
     occ: int, colour_masks: Sequence[int], cards: Sequence[int], held: Sequence[int] = ()
@@ -142,21 +145,22 @@ def plan_value(
         return LOST
     spare = len(cards) - need
     # scarce cubes: few cards can still take them
+    w = WEIGHTS
     scarcity = 0.0
     m = occ
     while m:
         low = m & -m
         m ^= low
         k = sum(1 for t in targets if t & low)
-        scarcity += 1.0 / (k + 0.5)
+        scarcity += 1.0 / (k + w["scarce_bias"])
     cut = articulation(occ).bit_count()
     dead_held = 0
-    near = occ & spread(occ) if n > 1 else 0
+    near = _with_neighbour(occ)
     for c in held:
-        if not (card_targets(c, occ, colour_masks) & _with_neighbour(occ)):
+        if not (card_targets(c, occ, colour_masks) & near):
             dead_held += 1
-    del near
-    score = 0.6 * spare - 1.0 * scarcity - 0.15 * cut - 0.4 * dead_held
+    score = (w["spare"] * spare - w["scarcity"] * scarcity - w["cut"] * cut
+             - w["dead_held"] * dead_held)
     return math.tanh(score / 4.0) * 0.9
 
 
