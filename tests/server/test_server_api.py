@@ -302,3 +302,40 @@ def test_restart_loses_nothing_and_the_game_goes_on(db_url: str, tmp_path: Any) 
             assert r.json()["history"] == st["history"]
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("game_id", [g for g in game_ids()
+                                     if max(game_entry(g).cls.player_counts) > 1])
+def test_every_game_against_the_computer(client: httpx.Client, game_id: str) -> None:
+    n = game_entry(game_id).cls.player_counts[0]
+    g = create(client, game_id, ["human"] + ["computer:easy"] * (n - 1), seed="21")
+    gid, token = g["id"], g["seats"][0]["token"]
+    rng = random.Random(4)
+    computer_moved = False
+    for _ in range(40):
+        st = wait_turn(client, gid, token, 0, timeout=60)
+        if st["over"]:
+            break
+        ply = st["ply"]
+        r = move(client, gid, token, rng.choice(st["legal"]))
+        assert r.status_code == 200, r.text
+        if r.json()["to_move"] not in (0, None):
+            st = wait_turn(client, gid, token, 0, timeout=60)
+            assert st["ply"] > ply + 1
+            computer_moved = True
+            break
+    assert computer_moved or st["over"]
+    r = client.post(f"/api/games/{gid}/undo", headers=auth(token))
+    assert r.status_code == 200 and r.json()["to_move"] == 0
+
+
+def test_solitaire_undo_takes_back_a_move_and_its_card(client: httpx.Client) -> None:
+    if "36to1" not in game_ids():
+        pytest.skip("36to1 is not registered")
+    g = create(client, "36to1", ["human"], seed="3")
+    gid, token = g["id"], g["seats"][0]["token"]
+    before = get(client, gid, token)
+    assert move(client, gid, token, before["legal"][0]).status_code == 200
+    r = client.post(f"/api/games/{gid}/undo", headers=auth(token))
+    assert r.status_code == 200
+    assert r.json()["view"] == before["view"] and r.json()["legal"] == before["legal"]

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import hashlib
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -49,6 +50,9 @@ LEVELS: dict[str, tuple[str, dict[str, str]]] = {
 not registered, ``best`` plays with the same settings, and ``random`` when there is no ``best``."""
 
 DEFAULT_LEVEL = "medium"
+
+MAX_LIVE = 2000
+"""Games kept in memory at most (idle ones beyond are reloaded from storage when needed)."""
 
 
 class ApiError(Exception):
@@ -147,6 +151,7 @@ class LiveGame:
     sockets: dict[Any, int | None] = field(default_factory=dict)
     agents: dict[int, Agent] = field(default_factory=dict)
     computer_task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to; ``None`` for no token. A bad token raises 401."""
@@ -286,6 +291,7 @@ class GameService:
                           [s.to_record() for s in seats], bool(hotseat), game.to_json())
         live = LiveGame(gid, entry, game, seats, bool(hotseat), 0)
         self._live[gid] = live
+        self._evict()
         async with live.lock:
             self._kick_computers(live)
         return {"id": gid, "game": entry.id,
@@ -296,6 +302,8 @@ class GameService:
         """The live game of an id, loaded from storage when needed (404 when unknown)."""
         live = self._live.get(gid)
         if live is not None:
+            live.used = time.monotonic()
+            self._kick_computers(live)  # e.g. after a computer player failed
             return live
         lock = self._loading.setdefault(gid, asyncio.Lock())
         async with lock:
@@ -316,9 +324,21 @@ class GameService:
                             stored.hotseat, stored.version)
             self._live[gid] = live
             self._loading.pop(gid, None)
+            self._evict()
         async with live.lock:
             self._kick_computers(live)
         return live
+
+    def _evict(self) -> None:
+        """Keep at most :data:`MAX_LIVE` games in memory: forget the least recently used idle
+        ones (storage has them; they come back on the next request)."""
+        if len(self._live) <= MAX_LIVE:
+            return
+        idle = sorted((g for g in self._live.values()
+                       if not g.sockets and g.computer_task is None and not g.lock.locked()),
+                      key=lambda g: g.used)
+        for g in idle[: len(self._live) - MAX_LIVE]:
+            self._live.pop(g.id, None)
 
     # --- what a seat sees ----------------------------------------------------------------------
     def payload(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
@@ -527,7 +547,13 @@ class GameService:
                     version = live.version
                     snapshot = live.game.clone()
                     agent = self._agent(live, p)
-                move = await loop.run_in_executor(self._think, agent.choose, snapshot)
+                try:
+                    move = await loop.run_in_executor(self._think, agent.choose, snapshot)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # a failing agent must not stall the game: play randomly
+                    move = make_agent("random", live.entry.id, {"seed": str(version)}).choose(
+                        snapshot)
                 async with live.lock:
                     if live.version != version:
                         continue  # an undo came first: think again about the new position
