@@ -163,3 +163,18 @@ def test_render_and_explain() -> None:
     g2 = Columba.new({"seed": "2"})
     assert "may go to" in entry.explain(g2, "card")
     assert "0,0" in entry.explain(g2, "0,0")
+
+
+def test_clones_and_undo_stay_independent() -> None:
+    g = played({"seed": "12", "players": "3"}, 40)
+    c = g.clone()
+    g.undo()
+    c.undo()  # both come back to the same recorded position
+    back = c.to_json()
+    assert g.to_json() == back
+    for m in g.legal_moves()[:5]:
+        g.apply(m)
+        assert c.to_json() == back  # playing on the original leaves the clone alone
+        g.undo()
+    c.apply(c.legal_moves()[-1])
+    assert g.to_json() == back

@@ -1296,7 +1296,9 @@ class Columba(Game):
             self._phase = ACTIONS
 
     def _undo_last(self) -> None:
+        # a snapshot may be shared with clones: restore it, then take fresh copies of it
         self._restore(self._undo.pop())
+        self._restore(self._snapshot())
 
     # --- the end ------------------------------------------------------------------------------
     def sides(self) -> list[tuple[int, ...]]:
