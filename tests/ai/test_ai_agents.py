@@ -89,3 +89,21 @@ def test_bad_agent_settings_are_refused() -> None:
         make_agent("deep-blue", "columns", {})
     with pytest.raises(UnknownNameError):
         make_agent("alphabeta", "36to1", {})
+
+
+@pytest.mark.parametrize("players", ["3", "4"])
+@pytest.mark.parametrize("agent", ["mcts", "ismcts", "best"])
+def test_search_agents_play_three_and_four_player_columba(players: str, agent: str) -> None:
+    if "columba" not in game_ids():
+        pytest.skip("columba is not registered")
+    game = new_game("columba", {"seed": "2", "players": players})
+    assert game.num_players == int(players)
+    settings = {"iterations": "15", "seed": "1"}
+    seen = set()
+    for _ in range(8):  # the first turns of several players
+        if game.is_terminal():
+            break
+        seen.add(game.current_player())
+        move = make_agent(agent, "columba", settings).choose(game)
+        game.apply(move)
+    assert len(seen) >= 2
