@@ -163,6 +163,9 @@ def test_render_and_explain() -> None:
     g2 = Columba.new({"seed": "2"})
     assert "may go to" in entry.explain(g2, "card")
     assert "0,0" in entry.explain(g2, "0,0")
+    officia = Columba.new({"officia": "1", "roles": "thief,peasant"})
+    assert "thief" in entry.explain(officia, "roles")
+    assert "estates" in entry.explain(g2, "nonsense")
 
 
 def test_clones_and_undo_stay_independent() -> None:

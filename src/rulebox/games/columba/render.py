@@ -161,9 +161,23 @@ def _short_note() -> str:
     return "printed faces unknown" if "not known" in DECK_NOTE else DECK_NOTE
 
 
+POWERS = {
+    "architect": "architect x,y x2,y2 moves an own dovecote; architect x,y large swaps a small "
+                 "one for the large one in reserve (once a turn, after the card)",
+    "farmerswife": "farmerswife C puts a reserve tile on the objective (once a turn)",
+    "marshal": "marshal C x,y pays a tile; the next card covers x,y uncaptured (once a turn, "
+               "before the card)",
+    "peasant": "peasant x,y slides a reserve tile of the estate's colour under the dovecote on "
+               "x,y, 2 points each (once a turn)",
+    "thief": "thief P C takes a C tile from player P's reserve onto the objective (once a turn)",
+    "falconer": "falcons cost 1 + 1 tiles; a second falcon a turn, lost unless one is placed "
+                "after it",
+}
+
+
 def explain(game: Columba, arg: str) -> str:
     """``explain card``: where the card in hand may go; ``explain estates``: every estate and
-    its value; ``explain x,y``: what lies on a square and who may do what there."""
+    its value; ``explain roles``: the Officia roles; ``explain x,y``: what lies on a square."""
     word = arg.strip().lower()
     if word in ("", "card", "hand"):
         if game.phase != PLACE or game.hand is None:
@@ -189,6 +203,17 @@ def explain(game: Columba, arg: str) -> str:
         lines.append(f"Touching the territory ({len(touches)}): " + ", ".join(touches[:60])
                      + (" ..." if len(touches) > 60 else ""))
         return "\n".join(lines)
+    if word in ("roles", "role", "officia"):
+        if game.role(0) is None:
+            return "This game has no Officia roles (officia=0)."
+        power, _marshal, _second = game.turn_powers()
+        lines = [f"{SEATS[p]} (player {p}): {game.role(p)} - {POWERS[game.role(p) or '']}"
+                 for p in range(game.num_players)]
+        p = game.current_player()
+        if p >= 0 and game.role(p) != "falconer":
+            lines.append(f"The {game.role(p)}'s power has "
+                         + ("been used" if power else "not been used") + " this turn.")
+        return "\n".join(lines)
     if word in ("estates", "estate", "score", "scores"):
         rows = [f"{SEATS[o]} (player {o}): {'large' if lg else 'small'} dovecote at "
                 f"{sq_text(k)}, {len(m)} pigeons -> {len(m) * (2 if lg else 1)} points"
@@ -201,7 +226,7 @@ def explain(game: Columba, arg: str) -> str:
 
         k = parse_columba_move(f"falcon {word}").sq
     except ValueError:
-        return "explain card | estates | x,y"
+        return "explain card | estates | roles | x,y"
     s = game.squares().get(k)
     if s is None:
         return f"{sq_text(k)} is empty."
