@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import sys
@@ -21,38 +22,78 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 from rulebox.core.registry import game_entry
 from rulebox.server.testing import ServerProcess
 
 
+class Conn:
+    """One keep-alive HTTP/1.1 connection speaking just enough of the protocol for the API
+    (a general client such as httpx costs more CPU than the server it measures)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: object = None,
+                      token: str | None = None) -> tuple[int, dict]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                f"Content-Length: {len(data)}"]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        if token:
+            head.append(f"Authorization: Bearer {token}")
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload) if payload else {}
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
 async def one_game(url: str, game: str, seed: int, deadline: float,
                    move_lat: list[float], get_lat: list[float], done: list[int]) -> None:
-    """Play games one after another until the deadline, on a connection of its own (one
-    shared pool for hundreds of connections costs the client more than the server)."""
-    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
-        await _games(client, game, seed, deadline, move_lat, get_lat, done)
+    """Play games one after another until the deadline, on a connection of its own."""
+    hostport = url.split("://", 1)[1].rstrip("/")
+    host, _, port = hostport.partition(":")
+    conn = Conn(host, int(port or 80))
+    try:
+        await _games(conn, game, seed, deadline, move_lat, get_lat, done)
+    finally:
+        conn.close()
 
 
-async def _games(client: httpx.AsyncClient, game: str, seed: int, deadline: float,
+async def _games(conn: Conn, game: str, seed: int, deadline: float,
                  move_lat: list[float], get_lat: list[float], done: list[int]) -> None:
     rng = random.Random(seed)
     n = game_entry(game).cls.player_counts[0]
     while time.monotonic() < deadline:
-        r = await client.post("/api/games", json={"game": game, "seats": ["human"] * n,
-                                                  "options": {"seed": str(seed)}})
-        r.raise_for_status()
-        g = r.json()
+        status, g = await conn.request("POST", "/api/games", {
+            "game": game, "seats": ["human"] * n, "options": {"seed": str(seed)}})
+        if status != 200:
+            raise RuntimeError(f"cannot create a game: {g}")
         tokens = [s["token"] for s in g["seats"]]
         gid = g["id"]
         to_move = 0
         while time.monotonic() < deadline:
-            headers = {"Authorization": f"Bearer {tokens[to_move]}"}
             t0 = time.perf_counter()
-            r = await client.get(f"/api/games/{gid}", headers=headers)
+            _, st = await conn.request("GET", f"/api/games/{gid}", token=tokens[to_move])
             get_lat.append(time.perf_counter() - t0)
-            st = r.json()
             if st["over"]:
                 done[0] += 1
                 break
@@ -61,12 +102,11 @@ async def _games(client: httpx.AsyncClient, game: str, seed: int, deadline: floa
                 continue
             move = rng.choice(st["legal"])
             t0 = time.perf_counter()
-            r = await client.post(f"/api/games/{gid}/moves", json={"move": move},
-                                  headers=headers)
+            status, st = await conn.request("POST", f"/api/games/{gid}/moves", {"move": move},
+                                            token=tokens[to_move])
             move_lat.append(time.perf_counter() - t0)
-            if r.status_code != 200:
-                raise RuntimeError(f"move {move} refused: {r.text}")
-            st = r.json()
+            if status != 200:
+                raise RuntimeError(f"move {move} refused: {st}")
             if st["over"]:
                 done[0] += 1
                 break

@@ -24,10 +24,10 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
-    insert,
     select,
     update,
 )
@@ -186,15 +186,13 @@ class Store:
                 for i, (player, text) in enumerate(moves)
             ]
             if rows:
-                s.execute(insert(MoveRow), rows)
-            for gid, first, moves, state, over, version in items:
-                done = s.execute(
-                    update(GameRow).where(GameRow.id == gid).values(
-                        state=json.dumps(state), ply=first + len(moves), over=over,
-                        version=version, updated_at=now)
-                )
-                if done.rowcount != 1:  # type: ignore[attr-defined]
-                    raise KeyError(gid)
+                s.connection().execute(MoveRow.__table__.insert(), rows)
+            s.connection().execute(
+                update(GameRow.__table__).where(GameRow.__table__.c.id == bindparam("gid")),
+                [{"gid": gid, "state": json.dumps(state), "ply": first + len(moves),
+                  "over": over, "version": version, "updated_at": now}
+                 for gid, first, moves, state, over, version in items],
+            )
 
     def truncate(self, game_id: str, ply: int, state: dict[str, Any], version: int) -> None:
         """Forget the moves from ``ply`` on (an undo) and store the new state."""
