@@ -20,15 +20,15 @@ _rb_setup_web() {
             || echo "setup-web: apt-get install ${need[*]} failed" >&2
     fi
 
-    # Python packages of the web extra that the tests use (psycopg for PostgreSQL, playwright).
-    local py="${RULEBOX_PYTHON:-}"
-    if [ -z "$py" ]; then
-        if [ -x /work/venv/bin/python ]; then py=/work/venv/bin/python; else py=python3; fi
+    # The Python side (psycopg, playwright) comes from the project's extras; when this is
+    # sourced inside an active virtual environment, make sure they are there too.
+    if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
+        local py="$VIRTUAL_ENV/bin/python"
+        "$py" -c "import psycopg" 2>/dev/null || "$py" -m pip install -q "psycopg[binary]>=3.1" \
+            >/dev/null 2>&1 || echo "setup-web: pip install psycopg failed" >&2
+        "$py" -c "import playwright" 2>/dev/null || "$py" -m pip install -q "playwright>=1.40" \
+            >/dev/null 2>&1 || echo "setup-web: pip install playwright failed" >&2
     fi
-    "$py" -c "import psycopg" 2>/dev/null || "$py" -m pip install -q "psycopg[binary]>=3.1" \
-        >/dev/null 2>&1 || echo "setup-web: pip install psycopg failed" >&2
-    "$py" -c "import playwright" 2>/dev/null || "$py" -m pip install -q "playwright>=1.40" \
-        >/dev/null 2>&1 || echo "setup-web: pip install playwright failed" >&2
 
     # PostgreSQL: a cluster of our own on loopback, port 55432, owned by the postgres user.
     local bindir

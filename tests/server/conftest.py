@@ -19,10 +19,17 @@ from rulebox.server.testing import ServerProcess  # noqa: E402
 
 def _backends() -> list[object]:
     pg = os.environ.get("RULEBOX_TEST_POSTGRES_URL")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        driver = False
+    else:
+        driver = True
     return [
         "sqlite",
         pytest.param("postgres", marks=pytest.mark.skipif(
-            not pg, reason="RULEBOX_TEST_POSTGRES_URL is not set")),
+            not pg or not driver,
+            reason="RULEBOX_TEST_POSTGRES_URL is not set" if not pg else "psycopg is missing")),
     ]
 
 
