@@ -218,7 +218,7 @@ function newGameForm(form, g, cat) {
     mode,
     counts.length > 1 ? el("label", { class: "opt" }, el("span", {}, "players"), nSel) : "",
     seatsBox,
-    g.options.length || true ? el("details", { class: "more-options" }, el("summary", {}, "Options"), opts) : "",
+    el("details", { class: "more-options" }, el("summary", {}, "Options"), opts),
     el("div", { class: "actions" }, start, rulesBtn));
   drawSeats();
 }
@@ -380,8 +380,10 @@ function statusText(st) {
   if (st.over) {
     const r = st.result;
     if (!r.winners.length) return st.seats.length === 1 ? `Game over: ${r.reason}` : `Game over: a draw (${r.reason})`;
-    const names = r.winners.map((w) => st.seats[w].name + (page.tokens[w] && !st.hotseat ? " (you)" : "")).join(" and ");
-    return `Game over: ${names} win${r.winners.length > 1 || names.endsWith("(you)") ? "" : "s"}: ${r.reason}`;
+    if (!st.hotseat && r.winners.some((w) => page.tokens[w])) return `Game over: you win! ${r.reason}`;
+    if (!st.hotseat && page.tokens.some((t) => t)) return `Game over: you lose: ${r.reason}`;
+    const names = r.winners.map((w) => st.seats[w].name).join(" and ");
+    return `Game over: ${names} win${r.winners.length > 1 ? "" : "s"}: ${r.reason}`;
   }
   const p = st.to_move;
   if (page.tokens[p]) return st.seats.length === 1 ? "Your move" : (st.hotseat ? `${st.seats[p].name} to move` : "Your turn");
