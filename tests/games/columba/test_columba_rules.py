@@ -502,7 +502,7 @@ def test_CB_11_ties_go_to_the_largest_estate() -> None:
     g.apply("end")
     out = g.outcome()
     assert out is not None and out.scores == (4, 4)
-    assert out.winners == (0,) and "largest" in out.reason
+    assert out.winners == (0,) and "largest estate (4 pigeons) decides" in out.reason
 
 
 def test_CB_11_a_full_tie_is_a_draw() -> None:
@@ -531,6 +531,9 @@ def test_CB_12_no_capture_of_a_colour_the_supply_has_run_out_of() -> None:
     assert g.supply()[0] == 0
     err = refused(g, "place -1,-1 r0", "CB-12")
     assert "white" in err.reason
+    legal = {str(m) for m in g.legal_moves()}
+    assert "place -1,-1 r0" not in legal and "place 0,-1 r0" not in legal
+    assert "place 1,-1 r0" in legal  # the grey pigeon on 1,0 may still be captured
 
 
 def test_CB_12_no_falcon_when_the_supply_is_empty() -> None:

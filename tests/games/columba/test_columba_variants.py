@@ -237,3 +237,12 @@ def test_CB_15_CB_7_a_card_after_tiles_may_not_cut_them_off() -> None:
     assert all(m.verb == "place" for m in g.legal_moves())
     g.apply("place 4,-1 r0")
     g.apply("end")
+
+
+def test_CB_15_CB_8_even_the_falconer_raises_a_chick_only_a_turn_later() -> None:
+    g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
+              reserve={0: "WWK"})
+    g.apply("buy")
+    err = refused(g, "raise", "CB-8")
+    assert "later turn" in err.reason
+    assert "raise" not in {str(m) for m in g.legal_moves()}
