@@ -45,10 +45,6 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 )
 """The up to 8 fields around each field (orthogonal and diagonal)."""
 
-ADJACENT: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(g in NEIGHBOURS[f] for g in range(NUM_FIELDS)) for f in range(NUM_FIELDS)
-)
-
 COLUMN_FIELDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(row * 4 + col for row in range(4)) for col in range(4)
 )

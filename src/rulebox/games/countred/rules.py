@@ -1,10 +1,14 @@
 """Count Red (Walter Rehm, 1998 as Gembel): the rules CR-1..CR-13 of RULINGS.md.
 
 The position is kept in flat lists over the 16 fields: the bottom and top piece of each field
-(0 for none), who formed each stack, which fields are locked. Two caches make move generation
-cheap and are updated on every change of a field: ``_r[f]`` (red pieces on ``f``) and ``_nr[f]``
-(red pieces on the fields around ``f``). ``_key`` packs the repetition position of CR-12 (both
-pieces of every field and its lock, 9 bits per field) into one exact integer.
+(0 for none) and who formed each stack; the locked fields are a bit mask. Caches make move
+generation cheap and are updated on every change of a field (``_put``): ``_r[f]`` (red pieces on
+``f``) and four bit masks over the fields: empty fields, single red pieces, single black pieces,
+and ``_odd``, the fields with an odd number of red pieces around them (the parity is all the
+rules ever ask of a count). The generator then finds the targets of a piece with a few mask
+operations and turns a mask into moves by table lookup, a byte at a time. ``_key`` packs the
+repetition position of CR-12 (both pieces of every field and its lock, 9 bits per field) into
+one exact integer.
 
 The legal moves of the player to move are generated once per move and cached: the turn order
 needs them anyway, because a player without a legal move is skipped (CR-11).
@@ -22,7 +26,6 @@ from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import choice_option, int_option
 from rulebox.core.rng import rng
 from rulebox.games.countred.moves import (
-    ADJACENT,
     CLAIM,
     COLUMN_FIELDS,
     COLUMNS,
@@ -52,11 +55,26 @@ DRAW_AT = 5
 PARITY_WORDS = ("even", "odd")
 
 _FIELD_BITS = 9  # bottom (4 bits), top (4 bits), lock (1 bit)
+_ALL = (1 << NUM_FIELDS) - 1
+_NEIGHBOUR_MASK = tuple(sum(1 << g for g in NEIGHBOURS[f]) for f in range(NUM_FIELDS))
+_VALUE_MASK = tuple(sum(1 << f for f in range(NUM_FIELDS) if VALUE[f] == v) for v in range(4))
+
+
+def _moves_by_byte(src: int, high: bool) -> tuple[tuple[CountRedMove, ...], ...]:
+    """For each byte b: the moves from ``src`` to the fields whose bits are set in b (the low
+    or the high 8 fields)."""
+    base = 8 if high else 0
+    return tuple(
+        tuple(MOVES[src][base + i] for i in range(8) if b >> i & 1) for b in range(256)
+    )
+
+
+_LOW = tuple(_moves_by_byte(s, False) for s in range(NUM_FIELDS))
+_HIGH = tuple(_moves_by_byte(s, True) for s in range(NUM_FIELDS))
 _LOCK_BIT = 1 << 8
 _WINDOWS = ((0, 1, 2), (1, 2, 3))  # rows of a column that make a three (CR-10)
 _WINDOWS_THROUGH = tuple(tuple(w for w in _WINDOWS if row in w) for row in range(4))
 _FIELDS = tuple(range(NUM_FIELDS))
-_SOURCE_TABLE = tuple(zip(_FIELDS, MOVES, ADJACENT, strict=True))
 
 
 class CountRed(Game):
@@ -104,9 +122,12 @@ class CountRed(Game):
         self._bot: list[int] = [0] * NUM_FIELDS
         self._top: list[int] = [0] * NUM_FIELDS
         self._former: list[int] = [-1] * NUM_FIELDS
-        self._locked: list[bool] = [False] * NUM_FIELDS
+        self._locks: int = 0  # bit f: field f is locked
         self._r: list[int] = [0] * NUM_FIELDS
-        self._nr: list[int] = [0] * NUM_FIELDS
+        self._empty: int = _ALL  # bit masks over the fields, see the module docstring
+        self._single_red: int = 0
+        self._single_black: int = 0
+        self._odd: int = 0
         self._key: int = 0
         self._to_move: int = 0
         self._fifty: int = 0
@@ -116,18 +137,27 @@ class CountRed(Game):
         self._undo_stack: list[tuple[Any, ...]] = []
 
     def _put(self, f: int, bottom: int, top: int) -> None:
-        """Set the pieces of field ``f`` and keep the red counts and the key up to date."""
-        d = RED[bottom] + RED[top] - self._r[f]
-        if d:
-            self._r[f] += d
-            nr = self._nr
-            for n in NEIGHBOURS[f]:
-                nr[n] += d
+        """Set the pieces of field ``f`` and keep the caches and the key up to date."""
+        reds = RED[bottom] + RED[top]
+        if (reds ^ self._r[f]) & 1:
+            self._odd ^= _NEIGHBOUR_MASK[f]
+        self._r[f] = reds
         self._key ^= ((self._bot[f] | self._top[f] << 4) ^ (bottom | top << 4)) << (
             _FIELD_BITS * f
         )
         self._bot[f] = bottom
         self._top[f] = top
+        bit = 1 << f
+        keep = ~bit
+        empty, red, black = self._empty & keep, self._single_red & keep, self._single_black & keep
+        if not bottom:
+            empty |= bit
+        elif not top:
+            if reds:
+                red |= bit
+            else:
+                black |= bit
+        self._empty, self._single_red, self._single_black = empty, red, black
 
     # --- reading the position -----------------------------------------------------------------
     def current_player(self) -> int:
@@ -148,7 +178,7 @@ class CountRed(Game):
 
     def is_locked(self, field: int) -> bool:
         """Whether ``field`` is locked by a three (CR-10)."""
-        return self._locked[field]
+        return bool(self._locks >> field & 1)
 
     def moves_without_three(self) -> int:
         """Moves played since the last new three (CR-13 draws at 50)."""
@@ -167,42 +197,46 @@ class CountRed(Game):
 
     # --- fast move generation ---------------------------------------------------------------
     def _generate(self, player: int) -> list[CountRedMove]:
-        """Every legal move of ``player`` in this position (CR-3..CR-8), from the caches."""
+        """Every legal move of ``player`` in this position (CR-3..CR-8), from the caches.
+
+        A count's parity is the parity of the red pieces around a field (``_odd``) plus the
+        moved piece if red; for a target next to the source, the moved red piece no longer
+        counts there, which flips that parity (CR-6).
+        """
         par = self._parity[player]
-        bot, top, r, nr = self._bot, self._top, self._r, self._nr
-        former, locked, strict = self._former, self._locked, self._strict
-        empty: tuple[list[int], ...] = ([], [], [], [])  # by value
-        single: tuple[list[int], list[int]] = ([], [])  # by red count
-        for f in _FIELDS:
-            if not bot[f]:
-                empty[VALUE[f]].append(f)
-            elif not top[f]:
-                single[r[f]].append(f)
+        odd = self._odd
+        even = ~odd & _ALL
+        mine, other = (odd, even) if par else (even, odd)  # around-counts of my parity or not
+        red, black = self._single_red, self._single_black
+        # CR-4: a single piece counts the red around it, plus itself if red; not if locked
+        sources = ((black & mine) | (red & other)) & ~self._locks
+        # CR-5: the top of a stack, only by its former (and with his parity unless free)
+        top, former, r = self._top, self._former, self._r
+        stacks = _ALL & ~(self._empty | red | black)
+        while stacks:
+            low = stacks & -stacks
+            s = low.bit_length() - 1
+            if former[s] == player and not (self._strict and (r[s] & 1) != par):
+                sources |= low
+            stacks ^= low
+        empty, bot = self._empty, self._bot
+        # CR-7: a red piece needs a single of red count 1 - par, a black one of red count par
+        onto_for_red, onto_for_black = (black, red) if par else (red, black)
         out: list[CountRedMove] = []
-        add = out.append
-        for s, row, adj in _SOURCE_TABLE:
-            p = top[s]
-            if p:  # the top of a stack (CR-5)
-                if former[s] != player or (strict and (r[s] & 1) != par):
-                    continue
-            else:  # a single piece (CR-4)
-                p = bot[s]
-                if not p or locked[s] or ((nr[s] + r[s]) & 1) != par:
-                    continue
+        while sources:
+            low = sources & -sources
+            s = low.bit_length() - 1
+            sources ^= low
+            p = top[s] or bot[s]
+            free = empty & _VALUE_MASK[NUMBER[p]]  # CR-6: the number matches the value
             if RED[p]:
-                # CR-6: the moved red piece counts, and no longer on its source
-                for t in empty[NUMBER[p]]:
-                    if ((nr[t] + (0 if adj[t] else 1)) & 1) == par:
-                        add(row[t])
-                targets = single[par ^ 1]  # CR-7: red + a single of red count 1 - par
+                near = _NEIGHBOUR_MASK[s]
+                targets = (free & near & mine) | (free & ~near & other) | onto_for_red
             else:
-                for t in empty[NUMBER[p]]:
-                    if (nr[t] & 1) == par:
-                        add(row[t])
-                targets = single[par]
-            for t in targets:
-                if t != s:
-                    add(row[t])
+                targets = (free & mine) | onto_for_black
+            targets &= ~low
+            out += _LOW[s][targets & 255]
+            out += _HIGH[s][targets >> 8]
         return out
 
     def legal_moves(self) -> list[CountRedMove]:
@@ -289,14 +323,12 @@ class CountRed(Game):
             row = t >> 2
             for window in _WINDOWS_THROUGH[row]:
                 if colours[window[0]] == colours[window[1]] == colours[window[2]] == c:
-                    fields = [column[i] for i in window]
-                    locked = self._locked
-                    record[12] = locked
+                    record[12] = self._locks
                     record[13] = self._seen
-                    self._locked = locked = list(locked)
-                    for f in fields:
-                        if not locked[f]:
-                            locked[f] = True
+                    for i in window:
+                        f = column[i]
+                        if not self._locks >> f & 1:
+                            self._locks |= 1 << f
                             self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
                     self._seen = {}
                     self._fifty = 0
@@ -321,9 +353,9 @@ class CountRed(Game):
         _, s, sb, st, sf, t, tb, tt, tf, p, fifty, key, locked, seen = record
         if seen is not None:  # a three: the locks and the repetition table come back
             for f in _FIELDS:
-                if self._locked[f] != locked[f]:
+                if (self._locks ^ locked) >> f & 1:
                     self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
-            self._locked = list(locked)
+            self._locks = locked
             self._seen = dict(seen)
         elif key >= 0:
             n = self._seen[key] - 1
@@ -411,7 +443,7 @@ class CountRed(Game):
                     "CR-5",
                 )
             return None
-        if self._locked[s]:
+        if self.is_locked(s):
             return f"{src} is locked and holds a single piece, which cannot be lifted", "CR-4"
         if n % 2 != self._parity[player]:
             return (
@@ -468,9 +500,12 @@ class CountRed(Game):
         g._bot = list(self._bot)
         g._top = list(self._top)
         g._former = list(self._former)
-        g._locked = list(self._locked)
+        g._locks = self._locks
         g._r = list(self._r)
-        g._nr = list(self._nr)
+        g._empty = self._empty
+        g._single_red = self._single_red
+        g._single_black = self._single_black
+        g._odd = self._odd
         g._key = self._key
         g._to_move = self._to_move
         g._fifty = self._fifty
@@ -492,7 +527,7 @@ class CountRed(Game):
                 FIELD_NAMES[f]: [piece_text(p) for p in self.pieces(f)] for f in _FIELDS
             },
             "formed_by": {FIELD_NAMES[f]: self._former[f] for f in _FIELDS if self._top[f]},
-            "locked": [FIELD_NAMES[f] for f in _FIELDS if self._locked[f]],
+            "locked": [FIELD_NAMES[f] for f in _FIELDS if self.is_locked(f)],
             "fifty": self._fifty,
             "seen": {position_text(k): n for k, n in sorted(self._seen.items())},
             "over": None
@@ -558,8 +593,8 @@ class CountRed(Game):
             f = FIELD_INDEX[name.upper()]
             if not self._bot[f]:
                 raise StateError(f"the locked field {name} must hold a piece [CR-10]")
-            if not self._locked[f]:
-                self._locked[f] = True
+            if not self.is_locked(f):
+                self._locks |= 1 << f
                 self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
         self._check_locks()
         fifty = data.get("fifty", 0)
@@ -628,13 +663,13 @@ class CountRed(Game):
                 fields = [column[i] for i in window]
                 colours = {RED[self._bot[f]] if self._bot[f] else -1 for f in fields}
                 if len(colours) == 1 and -1 not in colours:
-                    if not all(self._locked[f] for f in fields) and self._four() is None:
+                    if not all(self.is_locked(f) for f in fields) and self._four() is None:
                         names = ", ".join(FIELD_NAMES[f] for f in fields)
                         raise StateError(f"the three on {names} must be locked [CR-10]")
                     for f in fields:
                         covered[f] = True
         for f in _FIELDS:
-            if self._locked[f] and not covered[f]:
+            if self.is_locked(f) and not covered[f]:
                 raise StateError(f"{FIELD_NAMES[f]} is locked but is part of no three [CR-10]")
 
     def position_key(self) -> Any:
