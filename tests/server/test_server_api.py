@@ -339,3 +339,14 @@ def test_solitaire_undo_takes_back_a_move_and_its_card(client: httpx.Client) -> 
     r = client.post(f"/api/games/{gid}/undo", headers=auth(token))
     assert r.status_code == 200
     assert r.json()["view"] == before["view"] and r.json()["legal"] == before["legal"]
+
+
+def test_explain_answers_the_games_own_explanation(client: httpx.Client) -> None:
+    if "countred" not in game_ids():
+        pytest.skip("Count Red is not registered")
+    g = create(client, "countred", ["human", "human"], seed="4")
+    r = client.get(f"/api/games/{g['id']}/explain", params={"q": "B2"})
+    assert r.status_code == 200 and "CR-4" in r.json()["text"]
+    assert client.get(f"/api/games/{g['id']}/explain", params={"q": "x" * 300}).status_code == 400
+    c = create(client, "columns", ["human", "human"])
+    assert client.get(f"/api/games/{c['id']}/explain", params={"q": "a1"}).status_code == 404

@@ -87,6 +87,9 @@ def test_countred_turns_by_clicking(page: Any, server: ServerProcess, api: Api) 
             toast.wait_for(state="visible")
             assert re.search(r"\[CR-\d+\]", toast.inner_text())
             assert state(page)["ply"] == st["ply"]
+            # and the game's explanation of that attempt shows under the board
+            page.wait_for_selector("#explain:not([hidden])")
+            assert "illegal" in page.inner_text("#explain")
 
 
 # --- 36 to 1 -----------------------------------------------------------------------------------

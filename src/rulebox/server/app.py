@@ -247,6 +247,14 @@ def create_app(db_url: str | None = None) -> FastAPI:
         """The position after ``ply`` moves, as the token's seat (or a spectator) saw it."""
         return _json(await svc().replay(_check_id(gid), _bearer(authorization), ply))
 
+    @app.get("/api/games/{gid}/explain", tags=["games"], responses=ERRORS)
+    async def explain(
+        gid: str, q: str = Query(..., max_length=40), authorization: str | None = Header(None),
+    ) -> Response:
+        """The game's explanation of a field or a move in the current position (Count Red:
+        how the count comes out; Discs: why a move is or is not legal)."""
+        return _json(await svc().explain(_check_id(gid), _bearer(authorization), q))
+
     @app.websocket("/api/games/{gid}/ws")
     async def socket(ws: WebSocket, gid: str, token: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}`` (the same as ``GET /api/games/{id}``, for the

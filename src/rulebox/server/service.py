@@ -573,6 +573,28 @@ class GameService:
             live.computer_task = None
             raise
 
+    # --- explanations ---------------------------------------------------------------------------
+    async def explain(self, gid: str, token: str | None, arg: str) -> dict[str, Any]:
+        """The game's own ``explain`` (e.g. how a count comes out in Count Red) for the current
+        position. Only for games without hidden information: an explanation reads the whole
+        position."""
+        live = await self.live(gid)
+        live.seat_of(token)
+        explain = live.entry.explain
+        if explain is None or live.entry.cls.has_hidden_information:
+            raise ApiError(404, "no_explain", f"{live.entry.title} has no explanations")
+        if not isinstance(arg, str) or not arg.strip() or len(arg) > 40:
+            raise ApiError(400, "malformed", "ask about a field, a hole or a move (short text)")
+        async with live.lock:
+            game = live.game.clone()
+        try:
+            text = explain(game, arg)
+        except RuleboxError as e:
+            raise ApiError(400, "malformed", str(e)) from None
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise ApiError(400, "malformed", f"nothing to explain about {arg[:40]!r}") from None
+        return {"id": gid, "ask": arg, "text": text}
+
     # --- replay --------------------------------------------------------------------------------
     async def replay(self, gid: str, token: str | None, ply: int) -> dict[str, Any]:
         """The position after ``ply`` moves, as the bearer's seat (or a spectator) saw it."""

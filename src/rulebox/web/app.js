@@ -356,6 +356,14 @@ export async function play(text) {
   }
 }
 
+/** The game's own explanation of a field or a move (null when it has none). */
+export async function explain(arg) {
+  try {
+    const r = await api("GET", `/api/games/${page.id}/explain?q=${encodeURIComponent(arg)}`, undefined, page.tokens.find((t) => t));
+    return r.text;
+  } catch { return null; }
+}
+
 async function doUndo() {
   const token = myToken(page.state) || page.tokens.find((t) => t);
   try {
@@ -442,7 +450,7 @@ function render() {
   const view = replaying ? page.replay.view : st.view;
   const mine = !replaying && !st.over && !!page.tokens[st.to_move];
   const ctx = {
-    view, state: st, legal: mine ? st.legal : [], mine, play, toast,
+    view, state: st, legal: mine ? st.legal : [], mine, play, toast, explain,
     seat: replaying ? st.you : (mine ? st.to_move : st.you), replay: replaying, controls,
   };
   try {

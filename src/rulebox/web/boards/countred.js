@@ -11,6 +11,8 @@ const Y0 = 12;
 const VALUE = { 1: 3, 2: 2, 3: 1, 4: 0 };
 
 let from = null;
+let explained = null; // a move just refused: the next drawing explains it
+let drawGen = 0;
 
 export function reset() { from = null; }
 
@@ -87,14 +89,22 @@ export function draw(root, ctx) {
     info.append(el("div", { class: `stock${view.to_move === p ? " turn" : ""}` }, el("span", { class: `seat-dot seat-${p}` }), `${seat.name}: moves on ${parity} counts`));
   });
   box.append(info, el("p", { class: "muted small" }, `Moves without a new three: ${pos.fifty ?? 0} of 50`));
+  const why = el("pre", { class: "explain", id: "explain", hidden: "" });
+  if (from || explained) {
+    const ask = from || explained;
+    const gen = ++drawGen;
+    ctx.explain(ask).then((text) => { if (text && gen === drawGen) { why.textContent = text; why.hidden = false; } });
+  }
   if (mine) {
-    box.append(el("p", { class: "hint", id: "hint" }, from ? `Lift from ${from}: click the field to set it on (click ${from} again to cancel).` : "Click a glowing field to lift its top piece."));
+    box.append(el("p", { class: "hint", id: "hint" }, from ? `Lift from ${from}: click the field to set it on (click ${from} again to cancel). How the counts come out:` : "Click a glowing field to lift its top piece."));
     if (legal.includes("claim")) {
       const b = el("button", { class: "btn", type: "button", "data-move": "claim" }, "Claim a draw (repetition)");
       b.addEventListener("click", () => ctx.play("claim"));
       box.append(b);
     }
   }
+  box.append(why);
+  explained = null;
 }
 
 function onField(name, ctx) {
@@ -107,5 +117,7 @@ function onField(name, ctx) {
   if (from === name) { from = null; draw(document.getElementById("board"), ctx); return; }
   const src = from;
   from = null;
-  ctx.play(`${src}-${name}`);
+  const move = `${src}-${name}`;
+  if (!ctx.legal.includes(move)) explained = move;
+  ctx.play(move);
 }
