@@ -136,3 +136,160 @@ def test_greedy_takes_a_win_in_one(game_id: str, seed: int, moves: list[str],
         pytest.skip(f"{game_id} is not registered")
     game = _position(game_id, seed, moves)
     assert str(make_agent("greedy", game_id, {"seed": "1"}).choose(game)) in right
+
+
+# --- multi-action turns (Discs): the whole turn must keep the opponent from winning at once ---
+def _moves(text: str) -> list[str]:
+    """Moves written one after another, separated by semicolons (Discs moves hold spaces)."""
+    return [m.strip() for m in text.split(";") if m.strip()]
+
+
+DISCS_WIN = (
+    3,
+    _moves(
+            "arrange BRGRGBRGB; choose silver a3c1; c3.nw-b3.ne; bar b2.ne-c3.sw; end; "
+            "a3.se-a2.ne; end; a1+; end; a2.ne-b2.nw; end; a1+; end; a3-; end; c3-; bar "
+            "a2.ne-a3.se; end; a3-; end; a1.se-b1.sw; end; a3.sw-a2.nw; end; a1+; end; b2+; end; "
+            "a1.ne-b2.sw; end; a2-; bar b1.ne-c2.sw; end; b2-; end; c1-; end; c3-; bar "
+            "b1.ne-c1.nw; end; a2.sw-a2.se; end; c3.sw-c3.se; bar b2.ne-c2.nw; end; b2-; end; "
+            "b1+; end; c1.nw-b2.se; end; a1.se-a1.sw; lock a1.nw; bar a2.se-b1.nw; end; "
+            "c1.sw-c1.nw; bar c1.nw-c2.sw; end; b1-; end; b2.se-b2.c; end; a1.nw-a1.ne; end; "
+            "c1.ne-c2.se; lock c1.nw; end; a1.ne-b1.nw; end; a3.se-b3.sw; end; b2+; end; "
+            "a2.se-b2.sw; end; b3.ne-b3.se; end; c2.se-c1.ne; end; b3.se-c3.sw; end; b3.sw-a2.ne; "
+            "end; a1.c-a1.nw; end; a3.c-a3.sw; end; c3.sw-c2.nw; end; a2.ne-a2.c; bar "
+            "a3.ne-b3.nw; end; b2.se-b2.ne; end; b2+; end; c3.nw-c3.sw; bar b1.ne-c2.sw; end; "
+            "c1.c-c1.sw; end; b1.nw-a2.se; end; a3-; end; a1-; end; c1.ne-c2.se; end; "
+            "c2.nw-c2.sw; end; c1.sw-c1.c; end; c3.ne-c3.nw; end; c1.se-c1.sw; bar a3.se-b3.sw; "
+            "end; b1.sw-b1.nw; end; c2.se-c2.c; end; c3.sw-c2.nw; end; b2.ne-c3.sw; end; "
+            "c3.c-c3.ne; end; a3.se-a3.ne; end; a1.sw-a1.nw; bar a2.ne-a3.se; end; b2.c-b2.sw; "
+            "end; c3.se-c2.ne; end; c3.sw-c3.c; end; c2.nw-b2.ne; bar a2.ne-b2.nw; end; "
+            "a3.nw-a3.sw; end; a1.nw-a1.ne; lock c2.sw; end; a2.c-a2.ne; end; c2.sw-c2.se; end; "
+            "c3.c-c3.se; end; b1.nw-b1.sw; end; b2.sw-b1.nw; bar a2.ne-a3.se; end; b2.se-b1.ne; "
+            "end; a3.sw-a3.c; bar b2.nw-b3.sw; end; b1.sw-b1.se; end; a3.c-a3.nw; end; c3+; end; "
+            "c1.c-c1.se; end; a2.se-b2.sw; bar a3.se-b2.nw; end; c1.sw-c1.c; end; c2.se-c2.sw; "
+            "end; c1.c-c1.sw; end; a1-; end; a2+; end; a1.nw-a1.c; end; c3+; end; c2.ne-c2.nw; "
+            "end; b2+; bar b3.ne-c3.nw; lock c1.sw; end; c3.sw-b3.se; bar c1.nw-c2.sw; lock "
+            "b2.nw; end; a3.ne-b3.nw; bar b2.nw-b3.sw; lock c1.se; end; a1.c-a1.nw; end; "
+            "a2.se-a2.ne; end; c2.sw-c2.se; end; b3.nw-b3.ne; end; c3.se-c3.c; end; a2.ne-a3.se; "
+            "end; b3.se-c3.sw; bar b3.ne-c3.nw; end; b2.ne-b2.c; end; a1.ne-a2.se; end; "
+            "a3.se-a3.sw; end; c3.sw-c3.se; lock b2.se; end; c3-; end; c2.se-c1.ne; end; "
+            "b1.nw-a1.ne; end; c3-; end; a3-; end; c2.nw-b2.ne; end; b3.ne-b3.c; bar a1.ne-a2.se; "
+            "end"
+        ),
+    ['a2.se-b1.nw'],
+)
+DISCS_BLOCKS = [
+    (
+        3,
+        _moves(
+            "arrange BRGRGBRGB; choose silver a3c1; c3.nw-b3.ne; bar b2.ne-c3.sw; end; "
+            "a3.se-a2.ne; end; a1+; end; a2.ne-b2.nw; end; a1+; end; a3-; end; c3-; bar "
+            "a2.ne-a3.se; end; a3-; end; a1.se-b1.sw; end; a3.sw-a2.nw; end; a1+; end; b2+; end; "
+            "a1.ne-b2.sw; end; a2-; bar b1.ne-c2.sw; end; b2-; end; c1-; end; c3-; bar "
+            "b1.ne-c1.nw; end; a2.sw-a2.se; end; c3.sw-c3.se; bar b2.ne-c2.nw; end; b2-; end; "
+            "b1+; end; c1.nw-b2.se; end; a1.se-a1.sw; lock a1.nw; bar a2.se-b1.nw; end; "
+            "c1.sw-c1.nw; bar c1.nw-c2.sw; end; b1-; end; b2.se-b2.c; end; a1.nw-a1.ne; end; "
+            "c1.ne-c2.se; lock c1.nw; end; a1.ne-b1.nw; end; a3.se-b3.sw; end; b2+; end; "
+            "a2.se-b2.sw; end; b3.ne-b3.se; end; c2.se-c1.ne; end; b3.se-c3.sw; end; b3.sw-a2.ne; "
+            "end; a1.c-a1.nw; end; a3.c-a3.sw; end; c3.sw-c2.nw; end; a2.ne-a2.c; bar "
+            "a3.ne-b3.nw; end; b2.se-b2.ne; end; b2+; end; c3.nw-c3.sw; bar b1.ne-c2.sw; end; "
+            "c1.c-c1.sw; end; b1.nw-a2.se; end; a3-; end; a1-; end; c1.ne-c2.se; end; "
+            "c2.nw-c2.sw; end; c1.sw-c1.c; end; c3.ne-c3.nw; end; c1.se-c1.sw; bar a3.se-b3.sw; "
+            "end; b1.sw-b1.nw; end; c2.se-c2.c; end; c3.sw-c2.nw; end; b2.ne-c3.sw; end; "
+            "c3.c-c3.ne; end; a3.se-a3.ne; end; a1.sw-a1.nw; bar a2.ne-a3.se; end; b2.c-b2.sw; "
+            "end; c3.se-c2.ne; end; c3.sw-c3.c; end; c2.nw-b2.ne; bar a2.ne-b2.nw; end; "
+            "a3.nw-a3.sw; end; a1.nw-a1.ne; lock c2.sw; end; a2.c-a2.ne; end; c2.sw-c2.se; end; "
+            "c3.c-c3.se; end; b1.nw-b1.sw; end; b2.sw-b1.nw; bar a2.ne-a3.se; end; b2.se-b1.ne; "
+            "end; a3.sw-a3.c; bar b2.nw-b3.sw; end; b1.sw-b1.se; end; a3.c-a3.nw; end; c3+; end; "
+            "c1.c-c1.se; end; a2.se-b2.sw; bar a3.se-b2.nw; end; c1.sw-c1.c; end; c2.se-c2.sw; "
+            "end; c1.c-c1.sw; end; a1-; end; a2+; end; a1.nw-a1.c; end; c3+; end; c2.ne-c2.nw; "
+            "end; b2+; bar b3.ne-c3.nw; lock c1.sw; end; c3.sw-b3.se; bar c1.nw-c2.sw; lock "
+            "b2.nw; end; a3.ne-b3.nw; bar b2.nw-b3.sw; lock c1.se; end; a1.c-a1.nw; end; "
+            "a2.se-a2.ne; end; c2.sw-c2.se; end; b3.nw-b3.ne; end; c3.se-c3.c; end; a2.ne-a3.se; "
+            "end; b3.se-c3.sw; bar b3.ne-c3.nw; end; b2.ne-b2.c; end; a1.ne-a2.se; end; "
+            "a3.se-a3.sw; end; c3.sw-c3.se; lock b2.se; end; c3-; end; c2.se-c1.ne; end; "
+            "b1.nw-a1.ne; end; c3-; end; a3-; end; c2.nw-b2.ne; end; b3.ne-b3.c"
+        ),
+    ),
+    (
+        3,
+        _moves(
+            "arrange BRGRGBRGB; choose silver a3c1; c3.nw-b3.ne; bar b2.ne-c3.sw; end; "
+            "a3.se-a2.ne; end; a1+; end; a2.ne-b2.nw; end; a1+; end; a3-; end; c3-; bar "
+            "a2.ne-a3.se; end; a3-; end; a1.se-b1.sw; end; a3.sw-a2.nw; end; a1+; end; b2+; end; "
+            "a1.ne-b2.sw; end; a2-; bar b1.ne-c2.sw; end; b2-; end; c1-; end; c3-; bar "
+            "b1.ne-c1.nw; end; a2.sw-a2.se; end; c3.sw-c3.se; bar b2.ne-c2.nw; end; b2-; end; "
+            "b1+; end; c1.nw-b2.se; end; a1.se-a1.sw; lock a1.nw; bar a2.se-b1.nw; end; "
+            "c1.sw-c1.nw; bar c1.nw-c2.sw; end; b1-; end; b2.se-b2.c; end; a1.nw-a1.ne; end; "
+            "c1.ne-c2.se; lock c1.nw; end; a1.ne-b1.nw; end; a3.se-b3.sw; end; b2+; end; "
+            "a2.se-b2.sw; end; b3.ne-b3.se; end; c2.se-c1.ne; end; b3.se-c3.sw; end; b3.sw-a2.ne; "
+            "end; a1.c-a1.nw; end; a3.c-a3.sw; end; c3.sw-c2.nw; end; a2.ne-a2.c; bar "
+            "a3.ne-b3.nw; end; b2.se-b2.ne; end; b2+; end; c3.nw-c3.sw; bar b1.ne-c2.sw; end; "
+            "c1.c-c1.sw; end; b1.nw-a2.se; end; a3-; end; a1-; end; c1.ne-c2.se; end; "
+            "c2.nw-c2.sw; end; c1.sw-c1.c; end; c3.ne-c3.nw; end; c1.se-c1.sw; bar a3.se-b3.sw; "
+            "end; b1.sw-b1.nw; end; c2.se-c2.c; end; c3.sw-c2.nw; end; b2.ne-c3.sw; end; "
+            "c3.c-c3.ne; end; a3.se-a3.ne; end; a1.sw-a1.nw; bar a2.ne-a3.se; end; b2.c-b2.sw; "
+            "end; c3.se-c2.ne; end; c3.sw-c3.c; end; c2.nw-b2.ne; bar a2.ne-b2.nw; end; "
+            "a3.nw-a3.sw; end; a1.nw-a1.ne; lock c2.sw; end; a2.c-a2.ne; end; c2.sw-c2.se; end; "
+            "c3.c-c3.se; end; b1.nw-b1.sw; end; b2.sw-b1.nw; bar a2.ne-a3.se; end; b2.se-b1.ne; "
+            "end; a3.sw-a3.c; bar b2.nw-b3.sw; end; b1.sw-b1.se; end; a3.c-a3.nw; end; c3+; end; "
+            "c1.c-c1.se; end; a2.se-b2.sw; bar a3.se-b2.nw; end; c1.sw-c1.c; end; c2.se-c2.sw; "
+            "end; c1.c-c1.sw; end; a1-; end; a2+; end; a1.nw-a1.c; end; c3+; end; c2.ne-c2.nw; "
+            "end; b2+; bar b3.ne-c3.nw; lock c1.sw; end; c3.sw-b3.se; bar c1.nw-c2.sw; lock "
+            "b2.nw; end; a3.ne-b3.nw; bar b2.nw-b3.sw; lock c1.se; end; a1.c-a1.nw; end; "
+            "a2.se-a2.ne; end; c2.sw-c2.se; end; b3.nw-b3.ne; end; c3.se-c3.c; end; a2.ne-a3.se; "
+            "end; b3.se-c3.sw; bar b3.ne-c3.nw; end; b2.ne-b2.c; end; a1.ne-a2.se; end; "
+            "a3.se-a3.sw; end; c3.sw-c3.se; lock b2.se; end; c3-; end; c2.se-c1.ne; end; "
+            "b1.nw-a1.ne; end; c3-; end; a3-; end; c2.nw-b2.ne; end; b3.ne-b3.c; bar a1.ne-a2.se; "
+            "end; b2.nw-b2.sw; end; b3.c-b3.se; lock a1.ne; end; c3-; end; c1.nw-c2.sw; end; "
+            "c3.c-c3.se; end; c2.sw-c2.nw; end; a2.se-a2.ne; bar b1.nw-b2.sw; end; b3.se-b3.c; "
+            "end; b2.se-c1.nw; end; c3.ne-c3.nw; end; c3.se-c2.ne; end; c1.sw-c1.c; end; "
+            "a1.nw-a2.sw; end; a3-"
+        ),
+    ),
+]
+DISCS_AGENTS = {"alphabeta": {"iterations": "20000"}, "mcts": {"iterations": "600"},
+                "best": {"iterations": "20000"}}
+DISCS_BLOCKERS = ["alphabeta", "best"]
+"""MCTS with random playouts does not see these bars within a test's iterations (it ends most
+playout turns at once); alpha-beta does, and ``best`` is alpha-beta in Discs."""
+
+
+def _wins_at_once(game: Game) -> bool:
+    """Whether the player to move has a main action that wins the game on the spot."""
+    p = game.current_player()
+    for move in game.legal_moves():
+        child = game.clone()
+        child.apply(move)
+        outcome = child.outcome()
+        if outcome is not None and p in outcome.winners:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("agent", sorted(DISCS_AGENTS))
+def test_discs_agent_takes_the_third_token(agent: str) -> None:
+    if "discs" not in game_ids():
+        pytest.skip("discs is not registered")
+    seed, moves, right = DISCS_WIN
+    game = _position("discs", seed, moves)
+    chosen = make_agent(agent, "discs", {**DISCS_AGENTS[agent], "seed": "3"}).choose(game)
+    assert str(chosen) in right
+
+
+@pytest.mark.parametrize("agent", DISCS_BLOCKERS)
+@pytest.mark.parametrize("case", range(len(DISCS_BLOCKS)))
+def test_discs_agent_bars_the_opponents_winning_move(agent: str, case: int) -> None:
+    if "discs" not in game_ids():
+        pytest.skip("discs is not registered")
+    seed, moves = DISCS_BLOCKS[case]
+    game = _position("discs", seed, moves)
+    me = game.current_player()
+    ended = game.clone()
+    ended.apply("end")
+    assert _wins_at_once(ended)  # ending the turn now would lose
+    player = make_agent(agent, "discs", {**DISCS_AGENTS[agent], "seed": "3"})
+    while game.current_player() == me:  # the rest of the turn, as the agent plays it
+        game.apply(player.choose(game))
+    assert not game.is_terminal()
+    assert not _wins_at_once(game)

@@ -16,7 +16,7 @@ from seed to seed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulebox.ai.base import AgentEntry, Settings, register_agent
 from rulebox.ai.budget import Budget
@@ -39,10 +39,10 @@ class SearchTimeout(Exception):
     """Raised inside the search when the budget runs out; the last finished depth counts."""
 
 
-@dataclass(slots=True)
-class TTEntry:
+class TTEntry(NamedTuple):
     """What the table knows about a position: searched ``depth`` plies deep, ``value`` with
-    its ``flag`` (EXACT, LOWER or UPPER bound) and the best move found."""
+    its ``flag`` (EXACT, LOWER or UPPER bound) and the best move found (the search stores its
+    index in ``legal_moves()``)."""
 
     depth: int
     value: float
@@ -52,11 +52,15 @@ class TTEntry:
 
 class TranspositionTable:
     """Positions seen by the search, keyed on ``position_key()``. A deeper entry is kept over
-    a shallower one; when full, the table starts again (simple and safe)."""
+    a shallower one; when full, the table starts again (simple and safe).
 
-    def __init__(self, capacity: int = 500_000) -> None:
+    Entries are plain tuples of numbers, which Python's garbage collector stops tracking, so a
+    large table does not make collections (and so every agent in the process) slow.
+    """
+
+    def __init__(self, capacity: int = 300_000) -> None:
         self.capacity = capacity
-        self._data: dict[Any, TTEntry] = {}
+        self._data: dict[Any, tuple[int, float, int, Any]] = {}
         self.hits = 0
 
     def __len__(self) -> int:
@@ -64,35 +68,34 @@ class TranspositionTable:
 
     def get(self, key: Any) -> TTEntry | None:
         entry = self._data.get(key)
-        if entry is not None:
-            self.hits += 1
-        return entry
+        if entry is None:
+            return None
+        self.hits += 1
+        return TTEntry(*entry)
 
     def put(self, key: Any, depth: int, value: float, flag: int, move: Any) -> None:
         old = self._data.get(key)
-        if old is not None and old.depth > depth:
-            if move is not None and old.move is None:
-                old.move = move
+        if old is not None and old[0] > depth:
+            if move is not None and old[3] is None:
+                self._data[key] = (old[0], old[1], old[2], move)
             return
         if old is None and len(self._data) >= self.capacity:
             self._data.clear()
-        self._data[key] = TTEntry(depth, value, flag, move)
+        self._data[key] = (depth, value, flag, move)
 
     def probe(self, key: Any, depth: int, alpha: float, beta: float) -> tuple[float | None, Any]:
         """``(value, move)``: a value when the entry settles the window at this depth, else
         ``None``; the stored best move either way (``None`` when unknown)."""
-        entry = self.get(key)
+        entry = self._data.get(key)
         if entry is None:
             return None, None
-        if entry.depth >= depth:
-            v = entry.value
-            if (
-                entry.flag == EXACT
-                or (entry.flag == LOWER and v >= beta)
-                or (entry.flag == UPPER and v <= alpha)
-            ):
-                return v, entry.move
-        return None, entry.move
+        self.hits += 1
+        d, v, flag, move = entry
+        if d >= depth and (
+            flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha)
+        ):
+            return v, move
+        return None, move
 
 
 def terminal_value(game: Game, player: int, ply: int) -> float:
@@ -181,7 +184,9 @@ class AlphaBetaSearch:
         best = -INF
         best_move = None
         copy_make = self.h.copy_make
-        for move in self._ordered(game, game.legal_moves(), tt_move, ply):
+        moves = game.legal_moves()
+        first = moves[tt_move] if tt_move is not None and tt_move < len(moves) else None
+        for move in self._ordered(game, moves, first, ply):
             child = game.clone() if copy_make else game
             child.apply_unchecked(move)
             q = child.current_player()
@@ -201,7 +206,8 @@ class AlphaBetaSearch:
                         self._note_cutoff(move, ply, depth)
                         break
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
-        self.table.put(key, depth, best, flag, best_move)
+        index = None if best_move is None else moves.index(best_move)
+        self.table.put(key, depth, best, flag, index)
         return best
 
     def _note_cutoff(self, move: Any, ply: int, depth: int) -> None:
