@@ -64,8 +64,8 @@ def render(game: CountRed, player: int | None = None) -> Text:
             out.append("|\n")
         out.append(line)
     out.append(
-        " rN / bN: red / black piece numbered N; a stack shows its top over its bottom, (P) = "
-        "formed by player P;\n # = locked field; the small figure is the field's value.\n"
+        " rN / bN: red / black piece numbered N. A stack shows its top over its bottom;\n"
+        " (P): formed by player P. #: locked field. The small figure is the field's value.\n"
     )
     for p in (0, 1):
         first = " (moved first)" if game.opts["first"] == p else ""
