@@ -146,7 +146,7 @@ class AlphaBetaSearch:
         budget = self.budget
         if budget.iterations is not None and self.nodes >= budget.iterations:
             raise SearchTimeout
-        if not self.nodes & 255 and budget.out_of_time():
+        if not self.nodes & 63 and budget.out_of_time():
             raise SearchTimeout
 
     def _ordered(self, game: Game, moves: list[Any], first: Any, ply: int) -> list[Any]:

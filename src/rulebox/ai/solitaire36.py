@@ -90,6 +90,8 @@ class CounterAgent:
         unseen = list(g.unseen())
         scored = []
         for m in moves:
+            if scored and budget.out_of_time():
+                break  # answer in time with the moves scored so far
             scored.append((self._after(m, occ, colour_masks, faceup, unseen), m))
         scored.sort(key=lambda t: -t[0])
         if self.lookahead >= 1 and unseen and len(scored) > 1 and scored[1][0] > LOST:

@@ -121,7 +121,8 @@ def max_matching(targets: Sequence[int]) -> int:
 LOST = -1.0
 
 WEIGHTS = {"spare": 0.6, "scarcity": 1.0, "cut": 0.15, "dead_held": 0.4, "scarce_bias": 0.5}
-"""The weights of :func:`plan_value`'s soft terms (tuned on deals 1000-1199, not 0-999)."""
+"""The weights of :func:`plan_value`'s soft terms. Variations tried on deals 1000-1199 (never
+on 0-999, the reported deals) won 33-38 of 200 with lookahead=0: all within noise."""
 
 
 def plan_value(
