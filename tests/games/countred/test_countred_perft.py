@@ -1,8 +1,9 @@
 """Perft: legal-move counts from the start position, stored in ``perft.json``.
 
-The counts are checked twice: against the engine (``legal_moves`` / ``apply_unchecked`` /
-``undo``) and against a small reference written here straight from RULINGS.md (CR-1..CR-11),
-which shares no code with the engine's move generator.
+The counts (leaf nodes of the move tree; a finished game is a leaf, as in
+``rulebox.core.perft``) are checked twice: against the engine (``legal_moves`` /
+``apply_unchecked`` / ``undo``) and against a small reference written here straight from
+RULINGS.md (CR-1..CR-11), which shares no code with the engine's move generator.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebox.core.perft import perft
 from rulebox.games.countred.rules import CountRed
 
 DATA = json.loads((Path(__file__).parent / "perft.json").read_text(encoding="utf-8"))
@@ -26,21 +28,6 @@ def engine_game(options: dict, position: dict | None) -> CountRed:
     return CountRed.from_json(
         {"game": "countred", "options": options, "history": [], "position": position}
     )
-
-
-def perft(game: CountRed, depth: int) -> int:
-    """Move sequences of length ``depth`` from ``game`` (a finished game has none)."""
-    if depth == 0:
-        return 1
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        game.apply_unchecked(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 # --- the reference ----------------------------------------------------------------------------
@@ -140,12 +127,14 @@ def ref_perft(st: dict, to_move: int, depth: int, par: tuple[int, int], free: bo
     total = 0
     for move in moves:
         nxt, four, three = ref_play(st, move, to_move)
-        if four:
+        if four:  # the game is over: a leaf
+            total += 1
             continue
         who = to_move if three else 1 - to_move
         if not ref_moves(nxt, par[who], who, free):
             who = 1 - who
-            if not ref_moves(nxt, par[who], who, free):
+            if not ref_moves(nxt, par[who], who, free):  # neither can move: a leaf
+                total += 1
                 continue
         total += ref_perft(nxt, who, depth - 1, par, free)
     return total
