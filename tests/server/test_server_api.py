@@ -350,3 +350,33 @@ def test_explain_answers_the_games_own_explanation(client: httpx.Client) -> None
     assert client.get(f"/api/games/{g['id']}/explain", params={"q": "x" * 300}).status_code == 400
     c = create(client, "columns", ["human", "human"])
     assert client.get(f"/api/games/{c['id']}/explain", params={"q": "a1"}).status_code == 404
+
+
+def draw(client: httpx.Client, gid: str, token: str, action: str) -> httpx.Response:
+    return client.post(f"/api/games/{gid}/draw", json={"action": action}, headers=auth(token))
+
+
+def test_draw_by_agreement(client: httpx.Client) -> None:
+    gid, t0, t1 = columns_pair(client)
+    assert draw(client, gid, t1, "accept").status_code == 409  # nothing offered
+    r = draw(client, gid, t0, "offer")
+    assert r.status_code == 200 and r.json()["draw_offer"] == 0
+    assert draw(client, gid, t0, "accept").status_code == 409  # not one's own offer
+    assert draw(client, gid, t1, "decline").json()["draw_offer"] is None
+    draw(client, gid, t0, "offer")
+    assert move(client, gid, t0, "Ra1").status_code == 200
+    assert get(client, gid)["draw_offer"] is None  # a move lets the offer lapse
+    draw(client, gid, t1, "offer")
+    r = draw(client, gid, t0, "accept")
+    assert r.status_code == 200
+    st = get(client, gid)
+    assert st["over"] and st["result"]["winners"] == [] and "agreement" in st["result"]["reason"]
+    assert st["to_move"] is None and get(client, gid, t1)["legal"] == []
+    assert move(client, gid, t1, "Rb1").status_code == 409
+    assert draw(client, gid, t0, "offer").status_code == 409
+
+
+def test_the_computer_declines_a_draw(client: httpx.Client) -> None:
+    g = create(client, "columns", ["human", "computer:easy"])
+    r = draw(client, g["id"], g["seats"][0]["token"], "offer")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "declined"

@@ -144,6 +144,14 @@ def test_a_spectator_and_the_other_seat_see_moves_live(browser: Any, page: Any,
     watcher.click('[data-pin="d3"]')
     assert state(watcher)["ply"] == 2
     screenshot(other, "columns-phone")
+    # a draw by agreement: offered on one page, accepted on the other
+    page.click("#draw-offer")
+    other.wait_for_selector("#draw-accept")
+    assert "offers a draw" in other.inner_text("#draw-box")
+    other.click("#draw-accept")
+    for pg in (page, other, watcher):
+        pg.wait_for_function("window.rulebox.state.over")
+        assert "draw" in pg.inner_text("#status")
     ctx2.close()
     ctx3.close()
 

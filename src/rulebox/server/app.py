@@ -62,6 +62,12 @@ class MoveIn(BaseModel):
     player: int | None = Field(None, description="optional: the seat the move is for")
 
 
+class DrawIn(BaseModel):
+    """``POST /api/games/{id}/draw``."""
+
+    action: str = Field(description="offer, accept, decline or withdraw")
+
+
 class ErrorBody(BaseModel):
     """Every refusal: ``{"error": {"code", "message", "rule"?, "reason"?}}``."""
 
@@ -238,6 +244,13 @@ def create_app(db_url: str | None = None) -> FastAPI:
         """Take back your last move and the computer's replies (against the computer, or at a
         hot-seat table)."""
         return _json(await svc().undo(_check_id(gid), _bearer(authorization)))
+
+    @app.post("/api/games/{gid}/draw", tags=["games"], responses=ERRORS)
+    async def draw(gid: str, body: DrawIn, authorization: str | None = Header(None)
+                   ) -> Response:
+        """Draw by agreement: offer one, accept or decline the other side's offer (or
+        withdraw one's own). A move lets a pending offer lapse; a computer declines."""
+        return _json(await svc().draw(_check_id(gid), _bearer(authorization), body.action))
 
     @app.get("/api/games/{gid}/replay", tags=["games"], responses=ERRORS)
     async def replay(

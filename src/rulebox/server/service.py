@@ -152,6 +152,12 @@ class LiveGame:
     agents: dict[int, Agent] = field(default_factory=dict)
     computer_task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)
+    draw_offer: int | None = None
+    agreed: str | None = None
+
+    def over(self) -> bool:
+        """Whether the game has ended, by the rules or by agreement."""
+        return self.agreed is not None or self.game.is_terminal()
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to; ``None`` for no token. A bad token raises 401."""
@@ -321,7 +327,7 @@ class GameService:
                 raise ApiError(500, "corrupt_game", f"the stored game cannot be loaded: {e}") \
                     from None
             live = LiveGame(gid, entry, game, [Seat.from_record(s) for s in stored.seats],
-                            stored.hotseat, stored.version)
+                            stored.hotseat, stored.version, agreed=stored.agreed)
             self._live[gid] = live
             self._loading.pop(gid, None)
             self._evict()
@@ -356,7 +362,11 @@ class GameService:
             history = [str(m) for m in game.history]
         out = game.outcome()
         result = None
-        if out is not None:
+        if live.agreed is not None:
+            to_move = TERMINAL
+            result = {"winners": [], "scores": None, "reason": live.agreed,
+                      "line": "over winner=none"}
+        elif out is not None:
             result = {"winners": list(out.winners),
                       "scores": None if out.scores is None else list(out.scores),
                       "reason": out.reason, "line": out.result_line()}
@@ -375,12 +385,16 @@ class GameService:
             "seats": [{"player": i, "name": live.entry.seat_name(i), "kind": s.kind,
                        "label": s.label} for i, s in enumerate(live.seats)],
             "to_move": to_move if to_move >= 0 else None,
-            "over": out is not None,
+            "over": result is not None,
             "result": result,
             "ply": len(game.history),
             "history": history,
             "legal": legal,
-            "can_undo": self._may_undo(live, seat) and len(game.history) > 0,
+            "can_undo": (self._may_undo(live, seat) and len(game.history) > 0
+                         and live.agreed is None),
+            "draw_offer": live.draw_offer,
+            "can_offer_draw": (seat is not None and result is None and len(live.seats) > 1
+                               and live.seats[seat].kind == "human"),
             "view": view,
         }
 
@@ -402,13 +416,14 @@ class GameService:
         async with live.lock:
             game = live.game
             to_move = game.current_player()
-            if to_move == TERMINAL:
+            if to_move == TERMINAL or live.agreed is not None:
                 raise ApiError(409, "game_over", "the game is over")
             if to_move != seat:
                 raise ApiError(409, "not_your_turn",
                                f"it is player {to_move}'s turn ({live.entry.seat_name(to_move)})")
             move = _parse(game, text)
             await self._commit(live, [move])
+            live.draw_offer = None  # a move lets a pending draw offer lapse
             self._kick_computers(live)
             body = self.payload(live, seat)
             body["move"] = str(move)
@@ -427,6 +442,8 @@ class GameService:
                 raise ApiError(403, "no_undo", "moves can be taken back only against the "
                                "computer or at a hot-seat table")
             game = live.game
+            if live.agreed is not None:
+                raise ApiError(409, "game_over", "the game ended by agreement")
             if not game.history:
                 raise ApiError(409, "nothing_to_undo", "there is no move to undo")
             undone = 0
@@ -448,6 +465,49 @@ class GameService:
                 self._live.pop(live.id, None)  # reload from storage next time
                 raise ApiError(503, "storage", "the undo could not be stored") from None
             self._kick_computers(live)
+            body = self.payload(live, seat)
+        await self.broadcast(live)
+        return body
+
+    async def draw(self, gid: str, token: str | None, action: Any) -> dict[str, Any]:
+        """Draw by agreement (the match layer's part, e.g. Count Red's CR-14): ``offer``,
+        ``accept`` or ``decline`` (``withdraw`` for one's own offer). A computer declines; a
+        move lets an offer lapse."""
+        if action not in ("offer", "accept", "decline", "withdraw"):
+            raise ApiError(400, "malformed", "action is offer, accept, decline or withdraw")
+        live = await self.live(gid)
+        seat = live.seat_of(token)
+        if seat is None:
+            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
+        async with live.lock:
+            if live.over():
+                raise ApiError(409, "game_over", "the game is over")
+            if len(live.seats) < 2:
+                raise ApiError(409, "no_draw", "a solitaire has no one to agree with")
+            offer = live.draw_offer
+            if action == "offer":
+                if offer is not None and offer != seat:
+                    action = "accept"  # both want it
+                elif all(s.kind == "computer" for i, s in enumerate(live.seats) if i != seat):
+                    raise ApiError(409, "declined", "the computer declines the draw")
+                else:
+                    live.draw_offer = seat
+            if action == "accept":
+                if offer is None or offer == seat:
+                    raise ApiError(409, "no_offer", "there is no draw offer to accept")
+                live.agreed = "draw by agreement"
+                live.draw_offer = None
+                live.version += 1
+                try:
+                    await self._in_db(self.store.set_agreed, live.id, live.agreed, live.version)
+                except Exception:
+                    live.agreed = None
+                    live.version -= 1
+                    raise ApiError(503, "storage", "the draw could not be stored") from None
+            elif action in ("decline", "withdraw"):
+                if offer is None or (action == "decline") == (offer == seat):
+                    raise ApiError(409, "no_offer", "there is no such draw offer")
+                live.draw_offer = None
             body = self.payload(live, seat)
         await self.broadcast(live)
         return body
@@ -519,7 +579,7 @@ class GameService:
         if self._closed or live.computer_task is not None:
             return
         p = live.game.current_player()
-        if p >= 0 and live.seats[p].kind == "computer":
+        if p >= 0 and live.seats[p].kind == "computer" and live.agreed is None:
             live.computer_task = asyncio.get_running_loop().create_task(self._computers(live))
 
     def _agent(self, live: LiveGame, p: int) -> Agent:
@@ -541,7 +601,8 @@ class GameService:
             while True:
                 async with live.lock:
                     p = live.game.current_player()
-                    if p < 0 or live.seats[p].kind != "computer" or self._closed:
+                    if (p < 0 or live.seats[p].kind != "computer" or self._closed
+                            or live.agreed is not None):
                         live.computer_task = None
                         return
                     version = live.version

@@ -28,7 +28,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -52,6 +54,7 @@ class GameRow(Base):
     ply: Mapped[int] = mapped_column(Integer, default=0)
     over: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    agreed: Mapped[str | None] = mapped_column(Text, nullable=True)  # e.g. a draw by agreement
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -79,6 +82,7 @@ class StoredGame:
     state: dict[str, Any]
     version: int
     created_at: datetime
+    agreed: str | None = None
 
 
 def default_db_url() -> str:
@@ -126,6 +130,14 @@ class Store:
         self._write_lock = threading.Lock() if self.is_sqlite else None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         Base.metadata.create_all(self.engine)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Add the columns that later versions introduced to tables made by earlier ones."""
+        cols = {c["name"] for c in inspect(self.engine).get_columns(GameRow.__tablename__)}
+        if "agreed" not in cols:
+            with self.engine.begin() as conn:
+                conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN agreed TEXT"))
 
     def close(self) -> None:
         """Release every connection."""
@@ -207,6 +219,17 @@ class Store:
             row.version = version
             row.updated_at = _now()
 
+    def set_agreed(self, game_id: str, reason: str, version: int) -> None:
+        """Record a result the players agreed on (the game ends there)."""
+        with self._write() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                raise KeyError(game_id)
+            row.agreed = reason
+            row.over = True
+            row.version = version
+            row.updated_at = _now()
+
     # --- reads -------------------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame | None:
         """A game by id, or ``None``."""
@@ -217,6 +240,7 @@ class Store:
             return StoredGame(
                 id=row.id, game=row.game, seats=json.loads(row.seats), hotseat=row.hotseat,
                 state=json.loads(row.state), version=row.version, created_at=row.created_at,
+                agreed=row.agreed,
             )
 
     def move_times(self, game_id: str) -> list[tuple[int, int, str, datetime]]:

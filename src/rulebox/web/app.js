@@ -312,6 +312,7 @@ function buildGameLayout(state) {
       button("Rules", "rules-btn", () => showRules(state.game)),
       button("Replay", "replay-btn", startReplay),
       el("a", { class: "btn", href: "/", id: "lobby-btn" }, "Lobby")),
+    el("div", { id: "draw-box", class: "draw-box" }),
     el("div", { id: "invites" }),
     el("details", { class: "move-entry", id: "move-entry" }, el("summary", {}, "Type a move"),
       moveForm()),
@@ -362,6 +363,35 @@ export async function explain(arg) {
     const r = await api("GET", `/api/games/${page.id}/explain?q=${encodeURIComponent(arg)}`, undefined, page.tokens.find((t) => t));
     return r.text;
   } catch { return null; }
+}
+
+async function drawAction(action) {
+  const st = page.state;
+  const mine = page.tokens.map((t, p) => [t, p]).filter(([t]) => t);
+  // act for a seat of this page that may: the offer's other side to accept or decline
+  let pick = mine.find(([, p]) => (action === "offer" || action === "withdraw") ? p === (st.to_move ?? p) : p !== st.draw_offer) || mine[0];
+  if (action === "withdraw") pick = mine.find(([, p]) => p === st.draw_offer) || pick;
+  try {
+    const r = await api("POST", `/api/games/${page.id}/draw`, { action }, pick[0]);
+    await accept(r);
+  } catch (e) { toast(e.message); }
+}
+
+function drawBox(st) {
+  const box = clear(document.getElementById("draw-box"));
+  if (st.over || page.replay || !st.seats || st.seats.length < 2 || !page.tokens.some((t) => t)) return;
+  const offer = st.draw_offer;
+  const iOffered = offer !== null && offer !== undefined && page.tokens[offer] && !st.hotseat;
+  if (offer === null || offer === undefined) {
+    if (st.seats.some((s, p) => s.kind === "human" && !page.tokens[p]) || st.hotseat) {
+      box.append(button("Offer a draw", "draw-offer", () => drawAction("offer")));
+    }
+  } else if (iOffered) {
+    box.append(el("span", { class: "muted small" }, "You offered a draw. "), button("Withdraw", "draw-withdraw", () => drawAction("withdraw")));
+  } else {
+    box.append(el("div", { class: "offer" }, el("strong", {}, `${st.seats[offer].name} offers a draw.`),
+      button("Accept", "draw-accept", () => drawAction("accept")), button("Decline", "draw-decline", () => drawAction("decline"))));
+  }
 }
 
 async function doUndo() {
@@ -427,6 +457,7 @@ function render() {
     moves.append(li);
   });
   if (!replaying) moves.scrollTop = moves.scrollHeight;
+  drawBox(st);
   // invites
   const inv = document.getElementById("invites");
   const invites = JSON.parse(localStorage.getItem(`rulebox:${page.id}:invites`) || "null");
