@@ -269,6 +269,8 @@ class MctsAgent:
                 visits[move] = visits.get(move, 0) + child.visits
                 value[move] = value.get(move, 0.0) + child.value
         self.last_root = roots[0]
+        legal = set(moves)
+        visits = {m: n for m, n in visits.items() if m in legal}  # a determinization's own
         if not visits:
             return sorted(moves, key=str)[0]
         return max(
