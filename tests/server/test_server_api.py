@@ -380,3 +380,30 @@ def test_the_computer_declines_a_draw(client: httpx.Client) -> None:
     g = create(client, "columns", ["human", "computer:easy"])
     r = draw(client, g["id"], g["seats"][0]["token"], "offer")
     assert r.status_code == 409 and r.json()["error"]["code"] == "declined"
+
+
+def test_rematch_keeps_the_seats_and_tokens(client: httpx.Client) -> None:
+    gid, t0, t1 = columns_pair(client)
+    assert client.post(f"/api/games/{gid}/rematch", headers=auth(t0)).status_code == 409
+    draw(client, gid, t0, "offer")
+    draw(client, gid, t1, "accept")
+    r = client.post(f"/api/games/{gid}/rematch", headers=auth(t1))
+    assert r.status_code == 200
+    new = r.json()["id"]
+    assert new != gid and get(client, gid)["rematch"] == new
+    assert client.post(f"/api/games/{gid}/rematch", headers=auth(t0)).json()["id"] == new
+    st = get(client, new, t0)
+    assert st["you"] == 0 and st["ply"] == 0 and st["legal"]
+    assert get(client, new, t1)["you"] == 1
+
+
+def test_countred_rematch_follows_its_rule(client: httpx.Client) -> None:
+    if "countred" not in game_ids():
+        pytest.skip("Count Red is not registered")
+    g = create(client, "countred", ["human", "human"], seed="4", first="0", even="0")
+    t0, t1 = (s["token"] for s in g["seats"])
+    draw(client, g["id"], t0, "offer")
+    draw(client, g["id"], t1, "accept")
+    new = client.post(f"/api/games/{g['id']}/rematch", headers=auth(t0)).json()["id"]
+    opts = get(client, new)["options"]
+    assert opts["first"] == "1" and opts["even"] == "1"  # CR-15: after a draw both alternate

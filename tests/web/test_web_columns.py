@@ -77,6 +77,13 @@ def test_a_whole_game_against_the_computer_by_clicking(page: Any, server: Server
     page.click("#replay-next")
     page.wait_for_function("document.querySelector('#status').textContent.includes('after move 1')")
     assert page.locator(".unit").count() >= 1
+    # a rematch with the same seats
+    page.click("#replay-close")
+    old_id = st["id"]
+    page.click("#rematch-btn")
+    page.wait_for_function(f"window.rulebox.state.id !== '{old_id}'")
+    page.wait_for_function("window.rulebox.state.legal.length > 0")
+    assert state(page)["ply"] == 0 and "Your turn" in page.inner_text("#status")
 
 
 def test_an_illegal_attempt_is_explained_with_its_rule(page: Any, server: ServerProcess,

@@ -252,6 +252,12 @@ def create_app(db_url: str | None = None) -> FastAPI:
         withdraw one's own). A move lets a pending offer lapse; a computer declines."""
         return _json(await svc().draw(_check_id(gid), _bearer(authorization), body.action))
 
+    @app.post("/api/games/{gid}/rematch", tags=["games"], responses=ERRORS)
+    async def rematch(gid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """After the game: a new one with the same seats and tokens (``{"id"}``); the game's
+        own rematch rule sets its options where it has one (Count Red: CR-15)."""
+        return await svc().rematch(_check_id(gid), _bearer(authorization))
+
     @app.get("/api/games/{gid}/replay", tags=["games"], responses=ERRORS)
     async def replay(
         gid: str, ply: int = Query(0, ge=0, le=1_000_000),

@@ -154,6 +154,7 @@ class LiveGame:
     used: float = field(default_factory=time.monotonic)
     draw_offer: int | None = None
     agreed: str | None = None
+    rematch: str | None = None
 
     def over(self) -> bool:
         """Whether the game has ended, by the rules or by agreement."""
@@ -393,6 +394,7 @@ class GameService:
             "can_undo": (self._may_undo(live, seat) and len(game.history) > 0
                          and live.agreed is None),
             "draw_offer": live.draw_offer,
+            "rematch": live.rematch,
             "can_offer_draw": (seat is not None and result is None and len(live.seats) > 1
                                and live.seats[seat].kind == "human"),
             "view": view,
@@ -511,6 +513,46 @@ class GameService:
             body = self.payload(live, seat)
         await self.broadcast(live)
         return body
+
+    async def rematch(self, gid: str, token: str | None) -> dict[str, Any]:
+        """A new game with the same seats (every token goes on working) after this one ended.
+        Its options come from the game's own rematch rule where it has one (Count Red, CR-15:
+        the loser starts, parities swap), else the same options with a fresh seed."""
+        live = await self.live(gid)
+        seat = live.seat_of(token)
+        if seat is None:
+            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
+        async with live.lock:
+            if not live.over():
+                raise ApiError(409, "not_over", "a rematch follows a finished game")
+            if live.rematch is not None:
+                return {"id": live.rematch}
+            full = live.game.options()
+            rule = live.entry.extra.get("rematch")
+            opts: dict[str, str] | None = None
+            if callable(rule):
+                try:
+                    opts = dict(rule(full, None if live.agreed else live.game.outcome()))
+                except (RuleboxError, ValueError, TypeError, KeyError):
+                    opts = None
+            if opts is None:
+                opts = {k: v for k, v in full.items() if k != "seed"}
+            try:
+                game = live.entry.cls.new(opts)
+            except RuleboxError as e:
+                raise ApiError(409, "no_rematch", f"no rematch: {e}") from None
+            seats = [Seat(s.kind, s.token_hash, s.agent, dict(s.settings), s.label)
+                     for s in live.seats]
+            new_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+            await self._in_db(self.store.create_game, new_id, live.entry.id,
+                              [s.to_record() for s in seats], live.hotseat, game.to_json())
+            fresh = LiveGame(new_id, live.entry, game, seats, live.hotseat, 0)
+            self._live[new_id] = fresh
+            live.rematch = new_id
+        async with fresh.lock:
+            self._kick_computers(fresh)
+        await self.broadcast(live)
+        return {"id": new_id}
 
     def _may_undo(self, live: LiveGame, seat: int | None) -> bool:
         if seat is None or live.seats[seat].kind != "human":

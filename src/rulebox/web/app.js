@@ -377,8 +377,30 @@ async function drawAction(action) {
   } catch (e) { toast(e.message); }
 }
 
+async function goRematch(newId) {
+  localStorage.setItem(`rulebox:${newId}`, JSON.stringify(page.tokens));
+  const invites = localStorage.getItem(`rulebox:${page.id}:invites`);
+  if (invites) localStorage.setItem(`rulebox:${newId}:invites`, invites);
+  history.pushState({}, "", `/game/${newId}`);
+  route();
+}
+
+async function doRematch() {
+  const st = page.state;
+  if (st.rematch) { goRematch(st.rematch); return; }
+  try {
+    const r = await api("POST", `/api/games/${page.id}/rematch`, undefined, page.tokens.find((t) => t));
+    goRematch(r.id);
+  } catch (e) { toast(e.message); }
+}
+
 function drawBox(st) {
   const box = clear(document.getElementById("draw-box"));
+  if (st.over && !page.replay && page.tokens.some((t) => t)) {
+    const label = st.rematch ? "Join the rematch" : (st.seats.length === 1 ? "Play again" : "Rematch");
+    box.append(button(label, st.rematch ? "rematch-join" : "rematch-btn", doRematch));
+    return;
+  }
   if (st.over || page.replay || !st.seats || st.seats.length < 2 || !page.tokens.some((t) => t)) return;
   const offer = st.draw_offer;
   const iOffered = offer !== null && offer !== undefined && page.tokens[offer] && !st.hotseat;
