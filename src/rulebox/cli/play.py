@@ -61,7 +61,10 @@ class Session:
         seat = self.seats[p]
         who = "you" if seat.is_human and sum(s.is_human for s in self.seats) == 1 else (
             "person" if seat.is_human else seat.spec.split(":")[0])
-        return f"player {p} ({self.entry.seat_name(p)}, {who})"
+        seat_name = self.entry.seat_name(p)
+        if seat_name == f"player {p}":
+            return f"player {p} ({who})"
+        return f"player {p} ({seat_name}, {who})"
 
     def players(self) -> list[str]:
         return [s.spec for s in self.seats]
