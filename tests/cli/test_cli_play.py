@@ -124,3 +124,24 @@ def test_bench_prints_the_figures_last() -> None:
 def test_unknown_game_is_a_clear_error() -> None:
     proc = rulebox("play", "chess")
     assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr.decode()
+
+
+def test_countred_match_applies_the_rematch_rules_and_keeps_score() -> None:
+    proc = rulebox("play", "countred", "--games", "3", "--seed", "4", "--seat", "0=random",
+                   "--seat", "1=random", "--time", "0.1", timeout=300)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    options = [line.split() for line in out.splitlines() if line.startswith("options:")]
+    assert len(options) == 3
+    evens = [next(o for o in opts if o.startswith("even=")) for opts in options]
+    assert evens[0] != evens[1] and evens[1] != evens[2]  # parity swaps every game (CR-15)
+    assert out.count("match score:") == 3
+    last = [line for line in out.splitlines() if line.startswith("match score:")][-1]
+    scores = [float(part.rsplit(" ", 1)[1]) for part in last.split(": ", 1)[1].split(", ")]
+    assert sum(scores) == 3
+
+
+def test_draw_offer_to_the_computer_gets_an_answer() -> None:
+    out = rulebox("play", "countred", "--seed", "1", "--seat", "1=random",
+                  stdin="draw\nquit\n").stdout.decode()
+    assert "declines the draw" in out or "draw agreed" in out
