@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import multiprocessing
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TypeVar
@@ -178,6 +180,9 @@ class GameService:
         self.store = store
         self._db = ThreadPoolExecutor(1 if store.is_sqlite else 8, thread_name_prefix="rb-db")
         self._think = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
+        # computers think in worker processes, so that a long search never slows the server
+        self._procs: ProcessPoolExecutor | None = ProcessPoolExecutor(
+            think_workers, mp_context=multiprocessing.get_context("spawn"))
         self._live: dict[str, LiveGame] = {}
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -191,6 +196,8 @@ class GameService:
             if live.computer_task is not None:
                 live.computer_task.cancel()
         self._think.shutdown(wait=False, cancel_futures=True)
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
         self.store.close()
 
@@ -624,6 +631,20 @@ class GameService:
         if p >= 0 and live.seats[p].kind == "computer" and live.agreed is None:
             live.computer_task = asyncio.get_running_loop().create_task(self._computers(live))
 
+    async def _think_apart(self, agent: str, game_id: str, settings: dict[str, str],
+                           state: dict[str, Any], snapshot: Game) -> Any:
+        """The agent's move, chosen in a worker process from the complete state."""
+        if self._procs is None:
+            raise RuntimeError("no worker processes")
+        loop = asyncio.get_running_loop()
+        try:
+            text = await loop.run_in_executor(self._procs, think_job, agent, game_id, settings,
+                                              state)
+        except BrokenProcessPool:
+            self._procs = None
+            raise
+        return snapshot.parse(text)
+
     def _agent(self, live: LiveGame, p: int) -> Agent:
         agent = live.agents.get(p)
         if agent is None:
@@ -649,14 +670,25 @@ class GameService:
                         return
                     version = live.version
                     snapshot = live.game.clone()
-                    agent = self._agent(live, p)
+                    state = live.game.to_json()
+                    seat = live.seats[p]
+                    settings = dict(seat.settings)
+                    settings.setdefault("seed", str(
+                        (int(hash_token(f"{live.id}:{p}")[:12], 16) + version) % 2**62))
                 try:
-                    move = await loop.run_in_executor(self._think, agent.choose, snapshot)
+                    move = await self._think_apart(seat.agent or "random", live.entry.id,
+                                                   settings, state, snapshot)
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # a failing agent must not stall the game: play randomly
-                    move = make_agent("random", live.entry.id, {"seed": str(version)}).choose(
-                        snapshot)
+                except Exception:  # no worker process: think here, in a thread
+                    try:
+                        agent = self._agent(live, p)
+                        move = await loop.run_in_executor(self._think, agent.choose, snapshot)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # a failing agent must not stall the game: play randomly
+                        move = make_agent("random", live.entry.id,
+                                          {"seed": str(version)}).choose(snapshot)
                 async with live.lock:
                     if live.version != version:
                         continue  # an undo came first: think again about the new position
@@ -748,6 +780,17 @@ class GameService:
         for (ws, _), res in zip(targets, results, strict=True):
             if isinstance(res, BaseException):
                 self.detach(live, ws)
+
+
+def think_job(agent: str, game_id: str, settings: dict[str, str], state: dict[str, Any]) -> str:
+    """Run in a worker process: restore the game from its complete state and let the agent
+    choose; answers the move's text."""
+    game = game_entry(game_id).cls.from_json(state)
+    try:
+        chooser = make_agent(agent, game_id, settings)
+    except RuleboxError:
+        chooser = make_agent("random", game_id, {"seed": settings.get("seed", "0")})
+    return str(chooser.choose(game))
 
 
 async def _send(ws: Any, data: dict[str, Any]) -> None:
