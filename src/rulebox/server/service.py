@@ -53,6 +53,9 @@ not registered, ``best`` plays with the same settings, and ``random`` when there
 
 DEFAULT_LEVEL = "medium"
 
+COMPUTER_TIME = "1"
+"""Seconds per move of a plain ``computer`` seat (the ``best`` agent)."""
+
 MAX_LIVE = 2000
 """Games kept in memory at most (idle ones beyond are reloaded from storage when needed)."""
 
@@ -102,17 +105,20 @@ def _agent_names(game_id: str) -> list[str]:
 
 
 def resolve_seat(spec: Any, game_id: str) -> Seat:
-    """Read a seat of ``POST /api/games``: ``human``, ``computer`` (medium level),
-    ``computer:easy|medium|hard`` or an agent name with optional settings
-    (``mcts:time=1,iterations=500``). ``best`` falls back to ``random`` while not registered."""
+    """Read a seat of ``POST /api/games``: ``human``, ``computer`` (the ``best`` agent, one
+    second a move), ``computer:easy|medium|hard`` (the lobby's levels) or an agent name with
+    optional settings (``mcts:time=1,iterations=500``). ``best`` falls back to ``random`` while
+    it is not registered."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
         raise ApiError(400, "bad_seat", "a seat is 'human', 'computer' or an agent name")
     text = spec.strip().lower()
     if text == "human":
         return Seat("human")
     level = None
-    if text == "computer" or text.startswith("computer:"):
-        level = text.partition(":")[2] or DEFAULT_LEVEL
+    if text == "computer":
+        name, settings = "best", {"time": COMPUTER_TIME}
+    elif text.startswith("computer:"):
+        level = text.partition(":")[2]
         if level not in LEVELS:
             raise ApiError(400, "bad_seat", f"unknown level {level[:20]!r} "
                            f"(levels: {', '.join(LEVELS)})")
@@ -135,7 +141,8 @@ def resolve_seat(spec: Any, game_id: str) -> Seat:
         make_agent(name, game_id, settings)
     except RuleboxError as e:
         raise ApiError(400, "bad_seat", str(e)) from None
-    label = f"computer ({level})" if level else f"computer ({name})"
+    label = f"computer ({level})" if level else (
+        "computer" if text == "computer" else f"computer ({name})")
     return Seat("computer", agent=name, settings=settings, label=label)
 
 
