@@ -85,6 +85,12 @@ def test_bad_agent_settings_are_refused() -> None:
         make_agent("mcts", "columns", {"time": "-1"})
     with pytest.raises(OptionError):
         make_agent("mcts", "columns", {"colour": "red"})
+    with pytest.raises(OptionError):
+        make_agent("alphabeta", "columns", {"depth": "deep"})
+    with pytest.raises(OptionError):
+        make_agent("best", "columns", {"depth": "0"})
+    with pytest.raises(OptionError):
+        make_agent("mcts", "columns", {"c": "-1"})
     with pytest.raises(UnknownNameError):
         make_agent("deep-blue", "columns", {})
     with pytest.raises(UnknownNameError):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rulebox.ai.base import AgentEntry, Settings, register_agent
-from rulebox.ai.budget import Budget
+from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
@@ -274,7 +274,7 @@ class AlphaBetaAgent:
         self.game_id = game_id
         self.settings = settings
         self.h = heuristic(game_id)
-        self.max_depth = int((settings.extra or {}).get("depth", max_depth))
+        self.max_depth = int(extra_number(settings, "depth", max_depth, 1, 64, integer=True))
         self._rng = rng(settings.seed, "alphabeta", game_id)
         self.table = TranspositionTable()
         self.last: SearchResult | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time as _time
 
 from rulebox.ai.base import Settings
+from rulebox.core.errors import OptionError
 
 DEFAULT_TIME = 1.0
 """Seconds per move when neither ``time=`` nor ``iterations=`` is given."""
@@ -53,3 +54,21 @@ class Budget:
     def elapsed(self) -> float:
         """Seconds since the search began."""
         return _time.perf_counter() - self.start
+
+
+def extra_number(
+    settings: Settings, key: str, default: float, lo: float, hi: float, integer: bool = False
+) -> float:
+    """An agent's own numeric setting (``depth=``, ``c=``, ...) within ``lo..hi``; a bad value
+    raises ``OptionError`` like the common settings do."""
+    raw = (settings.extra or {}).get(key)
+    if raw is None:
+        return default
+    try:
+        value: float = int(raw) if integer else float(raw)
+        if not lo <= value <= hi:
+            raise ValueError
+    except ValueError:
+        shown = raw if len(raw) <= 30 else raw[:27] + "..."
+        raise OptionError(f"bad agent setting {key}={shown!r} (from {lo:g} to {hi:g})") from None
+    return value

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebox.ai.base import AgentEntry, Settings, register_agent
-from rulebox.ai.budget import Budget
+from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
@@ -218,12 +218,13 @@ class MctsAgent:
     def __init__(
         self, game_id: str, settings: Settings, config: MctsConfig | None = None
     ) -> None:
-        extra = settings.extra or {}
         base = config or default_config(game_id)
         self.config = MctsConfig(
-            c=float(extra.get("c", base.c)),
-            playout_depth=int(extra.get("playout", base.playout_depth)),
-            heuristic_share=float(extra.get("heuristic", base.heuristic_share)),
+            c=extra_number(settings, "c", base.c, 0.0, 10.0),
+            playout_depth=int(
+                extra_number(settings, "playout", base.playout_depth, 0, 10_000, integer=True)
+            ),
+            heuristic_share=extra_number(settings, "heuristic", base.heuristic_share, 0.0, 1.0),
             determinizations=base.determinizations,
         )
         self.settings = settings

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulebox.ai.base import AgentEntry, Settings, register_agent
-from rulebox.ai.budget import Budget
+from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics.solitaire36 import (
     LOST,
     card_targets,
@@ -75,7 +75,7 @@ class CounterAgent:
     def __init__(self, game_id: str, settings: Settings) -> None:
         self._rng = rng(settings.seed, "counter", game_id)
         self.settings = settings
-        self.lookahead = int((settings.extra or {}).get("lookahead", "1"))
+        self.lookahead = int(extra_number(settings, "lookahead", 1, 0, 1, integer=True))
 
     def choose(self, game: Game) -> Any:
         g: Any = game
