@@ -136,3 +136,19 @@ def test_hidden_information_never_leaves_the_server(
                     assert secret not in text_msg, f"hidden {secret[:60]} leaked to {seat}"
         replay = client.get(f"/api/games/{gid}/replay", params={"ply": 1}).json()
         assert seed not in json.dumps(replay)
+
+
+def test_the_token_may_come_as_the_first_message(server: ServerProcess,
+                                                 client: httpx.Client) -> None:
+    g = client.post("/api/games", json={"game": "columns", "seats": ["human", "human"]}).json()
+    base = server.url.replace("http://", "ws://") + f"/api/games/{g['id']}/ws?auth=first"
+    with ws_sync.connect(base) as w:
+        w.send(json.dumps({"type": "auth", "token": g["seats"][1]["token"]}))
+        assert recv_state(w)["you"] == 1
+    with ws_sync.connect(base) as w:
+        w.send(json.dumps({"type": "auth", "token": None}))
+        assert recv_state(w)["you"] is None
+    with ws_sync.connect(base) as w:
+        w.send(json.dumps({"type": "auth", "token": "forged"}))
+        with pytest.raises(ws_errors.ConnectionClosed):
+            recv_state(w)

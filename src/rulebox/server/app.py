@@ -6,6 +6,7 @@ at ``/openapi.json`` (and browsable at ``/docs``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -275,17 +276,29 @@ def create_app(db_url: str | None = None) -> FastAPI:
         return _json(await svc().explain(_check_id(gid), _bearer(authorization), q))
 
     @app.websocket("/api/games/{gid}/ws")
-    async def socket(ws: WebSocket, gid: str, token: str | None = None) -> None:
+    async def socket(ws: WebSocket, gid: str, token: str | None = None,
+                     auth: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}`` (the same as ``GET /api/games/{id}``, for the
-        token's seat only) after every change. Pass the token as ``?token=``."""
+        token's seat only) after every change. The token comes as ``?token=``, or, with
+        ``?auth=first``, as the first message ``{"type": "auth", "token": ...}`` (so that it
+        never appears in a URL or a log); no token: a spectator."""
         try:
             live = await svc().live(_check_id(gid))
-            seat = live.seat_of(token or None)
+            if auth != "first":
+                seat = live.seat_of(token or None)
         except ApiError as e:
             await ws.close(code=4000 + e.status, reason=e.message[:100])
             return
         await ws.accept()
         try:
+            if auth == "first":
+                try:
+                    hello = json.loads(await asyncio.wait_for(ws.receive_text(), 10))
+                    given = hello.get("token") if isinstance(hello, dict) else None
+                    seat = live.seat_of(given if isinstance(given, str) and given else None)
+                except (ApiError, ValueError, TimeoutError):
+                    await ws.close(code=4401, reason="bad token")
+                    return
             first = await svc().attach(live, ws, seat)
             await ws.send_json({"type": "state", **first})
             while True:

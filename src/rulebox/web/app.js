@@ -265,7 +265,8 @@ async function gamePage(id) {
 function connect(gen) {
   const token = page.tokens.find((t) => t) || "";
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/api/games/${page.id}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+  // the token goes in the first message, never in a URL
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${page.id}/ws?auth=first`);
   page.ws = ws;
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -276,7 +277,7 @@ function connect(gen) {
     setConn(false);
     setTimeout(() => { if (gen === page.gen) connect(gen); }, 1500);
   };
-  ws.onopen = () => setConn(true);
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "auth", token: token || null })); setConn(true); };
 }
 
 function setConn(ok) {
