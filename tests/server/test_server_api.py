@@ -407,3 +407,14 @@ def test_countred_rematch_follows_its_rule(client: httpx.Client) -> None:
     new = client.post(f"/api/games/{g['id']}/rematch", headers=auth(t0)).json()["id"]
     opts = get(client, new)["options"]
     assert opts["first"] == "1" and opts["even"] == "1"  # CR-15: after a draw both alternate
+
+
+def test_columba_with_four_players_in_two_teams(client: httpx.Client) -> None:
+    if "columba" not in game_ids():
+        pytest.skip("Columba is not registered")
+    g = create(client, "columba", ["human", "computer:easy", "human", "computer:easy"], seed="6")
+    assert len(g["seats"]) == 4
+    st = get(client, g["id"], g["seats"][0]["token"])
+    assert st["options"]["players"] == "4" and len(st["seats"]) == 4 and st["legal"]
+    r = client.post("/api/games", json={"game": "columba", "seats": ["human"] * 5})
+    assert r.status_code == 400

@@ -226,7 +226,11 @@ def columba_click(page: Any, move: str) -> None:
 
 @pytest.mark.skipif("columba" not in game_ids(), reason="Columba is not registered")
 def test_columba_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode())))
     open_hotseat(page, server, api, "columba", 2, seed="8")
+    deck = new_game("columba", {"seed": "8"}).position_json()["deck"]
     page.wait_for_selector("#rot-label")
     target = state(page)["legal"][0].split()[1]
     page.hover(f'[data-cell="{target}"]')  # the card in hand follows the mouse
@@ -235,3 +239,9 @@ def test_columba_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -
     played = play_turns(page, 10, columba_choose, columba_click, "columba", seed=2)
     assert any(m.startswith("place") for m in played) and "end" in played
     assert page.locator(".cb-player").count() == 2
+    # the deck's order never reaches the page (three cards in a row would give it away)
+    assert frames
+    for i in range(len(deck) - 2):
+        run = json.dumps(deck[i:i + 3])[1:-1]
+        assert all(run not in f for f in frames)
+    assert all('"8"' not in f and "seed" not in f for f in frames)
