@@ -245,3 +245,24 @@ def test_columba_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -
         run = json.dumps(deck[i:i + 3])[1:-1]
         assert all(run not in f for f in frames)
     assert all('"8"' not in f and "seed" not in f for f in frames)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_starts_from_the_lobby(page: Any, server: ServerProcess, game_id: str) -> None:
+    page.goto(server.url + "/")
+    page.click(f'[data-game="{game_id}"]')
+    if page.locator('[data-mode="computer"]').count():
+        page.click('[data-mode="computer"]')
+        page.select_option("#level", "easy")
+    if page.locator("#players").count():
+        page.select_option("#players", page.locator("#players option").last.get_attribute("value"))
+    page.click("#start")
+    page.wait_for_selector(".board")
+    page.wait_for_function("window.rulebox && window.rulebox.state.id")
+    st = state(page)
+    assert st["game"] == game_id and st["you"] is not None
+    # the rules of the game are at hand
+    page.click("#rules-btn")
+    page.wait_for_selector("#rules-dialog[open]")
+    page.wait_for_function("document.querySelector('#rules-body h2, #rules-body h3, "
+                           "#rules-body p') !== null")
