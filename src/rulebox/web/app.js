@@ -197,10 +197,12 @@ function newGameForm(form, g, cat) {
     else seats = [...seatsBox.querySelectorAll("select[data-seat]")].map((s) => (s.value === "computer" ? `computer:${levelSel.value}` : "human"));
     start.disabled = true;
     try {
-      const r = await api("POST", "/api/games", { game: g.id, options, seats, hotseat: current === "hotseat" });
+      const humans = seats.filter((x) => x === "human").length;
+      const hotseat = current === "hotseat" || (current === "computer" && humans > 1);
+      const r = await api("POST", "/api/games", { game: g.id, options, seats, hotseat });
       const tokens = r.seats.map((s) => s.token);
       let mine;
-      if (current === "hotseat" || current === "solo") mine = tokens;
+      if (current !== "online") mine = tokens; // every "You" seat plays on this screen
       else { const i = tokens.findIndex((t) => t); mine = tokens.map((t, k) => (k === i ? t : null)); }
       localStorage.setItem(`rulebox:${r.id}`, JSON.stringify(mine));
       if (current === "online") localStorage.setItem(`rulebox:${r.id}:invites`, JSON.stringify(tokens));
