@@ -68,15 +68,19 @@ class Engine:
 
     @staticmethod
     def _format(ok: bool, result: str) -> str:
-        lines = result.split("\n") if result else [""]
-        lines = [ln.rstrip("\r") for ln in lines]
+        """Frame a result: ``=``/``?``, a space, the first line, the further lines, a blank line.
+
+        An empty line would end the response early, so further lines that are empty (the
+        spacing of a drawn board) are left out."""
+        lines = [ln.rstrip("\r") for ln in result.split("\n")] if result else [""]
         head = ("= " if ok else "? ") + lines[0]
-        return "\n".join([head, *lines[1:]]) + "\n\n"
+        rest = [ln for ln in lines[1:] if ln.strip()]
+        return "\n".join([head, *rest]) + "\n\n"
 
     def _dispatch(self, text: str) -> str:
-        command, _, rest = text.partition(" ")
-        command = command.lower()
-        rest = rest.strip()
+        parts = text.split(None, 1)
+        command = parts[0].lower()
+        rest = parts[1].strip() if len(parts) > 1 else ""
         args = rest.split()
         handler = getattr(self, f"cmd_{command}", None)
         if handler is None or not command.isalpha():

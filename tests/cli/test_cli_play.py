@@ -145,3 +145,24 @@ def test_draw_offer_to_the_computer_gets_an_answer() -> None:
     out = rulebox("play", "countred", "--seed", "1", "--seat", "1=random",
                   stdin="draw\nquit\n").stdout.decode()
     assert "declines the draw" in out or "draw agreed" in out
+
+
+CR_BONUS = (
+    "C3-B4 D2-B1 D4-B2 C1-D1 A1-A3 B1-C4 B4-C3 D1-B1 B2-C3 B4-D1 A4-D3 D1-A2 C2-D1 A2-D4 "
+    "C3-B4 A2-D2 "
+).split()
+CR_SKIP = (
+    "A4-C4 A2-A1 C4-A4 C2-C1 B2-D4 D2-C2 A1-B4 C4-A4 D3-A3 D4-C2 A1-B3 C2-D4 A3-D3 D4-A2 "
+    "C1-D2 D4-D3 A3-C1 B3-B1 A2-C3 B1-D2 A4-B1 B3-A3 B1-A4 D2-D1 C3-A2 B1-C2 C1-C3 C2-A2 "
+    "A4-A3 B4-C1 A3-C4 B4-C4 C3-C2 A3-C3 C2-B3 C1-B2 "
+).split()
+
+
+def test_countred_terminal_announces_bonus_moves_and_skips() -> None:
+    common = ("--seat", "0=human", "--seat", "1=human")
+    out = rulebox("play", "countred", "even=0", "first=0", "seed=1", "stack_lift=free", *common,
+                  stdin="\n".join(CR_BONUS) + "\n").stdout.decode()
+    assert "D1, D2, D3 are locked; player 1 earns a bonus move [CR-10]" in out
+    out = rulebox("play", "countred", "even=1", "first=1", "seed=1", "stack_lift=free", *common,
+                  stdin="\n".join(CR_SKIP) + "\n").stdout.decode()
+    assert "player 1 has no legal move and is skipped; player 0 moves again [CR-11]" in out

@@ -62,16 +62,36 @@ def test_nothing_to_undo() -> None:
         Columns.new(seed=0).undo()
 
 
-def test_a_drawn_position_cannot_undo_past_its_start() -> None:
+def test_a_state_whose_history_does_not_lead_to_its_position_is_refused() -> None:
     g = Columns.new(seed=0)
     g.apply("Ra1")
     state = g.to_json()
-    state["position"]["pins"]["b1"] = ["1R"]  # no longer what the history gives
-    state["position"]["to_move"] = 0
-    loaded = Columns.from_json(state)
-    assert loaded.history and str(loaded.history[0]) == "Ra1"
-    with pytest.raises(NothingToUndoError, match="loaded position"):
-        loaded.undo()
+    state["position"]["pins"]["b1"] = ["1R"]  # not what the history gives
+    with pytest.raises(StateError, match="does not lead to its position"):
+        Columns.from_json(state)
+    state = g.to_json()
+    state["history"] = ["Sa1"]
+    with pytest.raises(StateError, match="does not lead"):
+        Columns.from_json(state)
+    state["history"] = ["Ra1", "Sa1"]
+    with pytest.raises(StateError, match="move 2"):
+        Columns.from_json(dict(state, history=["Ra1", "Zz9"]))
+
+
+def test_a_drawn_position_keeps_its_start_and_undoes_back_to_it() -> None:
+    drawn = {"game": "columns", "options": {"seed": "0"}, "history": [],
+             "position": {"to_move": 1, "pins": {"a1": ["0S"]}}}
+    g = Columns.from_json(drawn)
+    g.apply("Rb1")
+    g.apply("Rc1")
+    state = g.to_json()
+    assert state["start"]["pins"]["a1"] == ["0S"]
+    again = Columns.from_json(state)
+    assert again.to_json() == state
+    assert str(again.undo()) == "Rc1" and str(again.undo()) == "Rb1"
+    with pytest.raises(NothingToUndoError):
+        again.undo()
+    assert again.position_json() == g.clone().to_json()["start"]
 
 
 def test_registry_knows_games_by_name() -> None:

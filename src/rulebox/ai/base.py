@@ -111,7 +111,8 @@ def make_agent(name: str, game_id: str, settings: Mapping[str, str] | None = Non
     entry = _AGENTS.get(key)
     if entry is None:
         shown = key if len(key) <= 30 else key[:27] + "..."
-        raise UnknownNameError(f"unknown agent {shown!r} (agents: {', '.join(_AGENTS)})")
+        names = ", ".join(e.name for e in _AGENTS.values() if e.plays(game_id))
+        raise UnknownNameError(f"unknown agent or level {shown!r} (for {game_id}: {names})")
     if not entry.plays(game_id):
         raise UnknownNameError(f"agent {key!r} does not play {game_id}")
     return entry.factory(game_id, Settings.parse(settings or {}, entry.extra_settings))

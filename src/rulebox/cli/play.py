@@ -52,6 +52,7 @@ class Session:
     time: float = 1.0
     started: str | None = None
     movers: list[int] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
 
     @property
     def entry(self) -> GameEntry:
@@ -79,7 +80,10 @@ class Session:
 
     def show_moves(self) -> None:
         moves = sorted(str(m) for m in self.game.legal_moves())
-        self.console.print(f"{len(moves)} legal moves: " + " ".join(moves), highlight=False)
+        if any(" " in m for m in moves):  # moves with spaces: one per line
+            self.console.print(f"{len(moves)} legal moves:\n  " + "\n  ".join(moves))
+        else:
+            self.console.print(f"{len(moves)} legal moves: " + " ".join(moves))
 
     # --- the loop -----------------------------------------------------------------------------
     def run(self) -> Ending:
@@ -92,6 +96,7 @@ class Session:
                 move = seat.agent.choose(self.game.clone())
                 self._apply(str(move))
                 self.console.print(Text(f"{self.name(p)} plays {move}", style="bold cyan"))
+                self.flush_announcements()
                 shown_for = None
                 continue
             if shown_for != (len(self.game.history), p):
@@ -108,10 +113,23 @@ class Session:
         assert outcome is not None
         return Ending(outcome, "rules", self.describe(outcome), outcome.winners)
 
-    def _apply(self, text: str) -> None:
+    def _apply(self, text: str) -> object:
+        """Play a move (checked) and say what it did beyond the move itself, where the game
+        has an ``announce`` hook (a bonus move, a skipped turn)."""
         p = self.game.current_player()
-        self.game.apply(text)
+        announce = self.entry.extra.get("announce")
+        before = self.game.position_json() if announce else None
+        move = self.game.apply(text)
         self.movers.append(p)
+        if announce:
+            for line in announce(self.game, p, before):
+                self.pending.append(line)
+        return move
+
+    def flush_announcements(self) -> None:
+        for line in self.pending:
+            self.console.print(Text(line, style="bold magenta"))
+        self.pending.clear()
 
     def describe(self, outcome: Outcome) -> str:
         if outcome.winners:
@@ -173,7 +191,9 @@ class Session:
             return self.offer_draw(p)
         else:
             try:
-                self._apply(line)
+                move = self._apply(line)
+                console.print(Text(f"{self.name(p)} plays {move}", style="bold"))
+                self.flush_announcements()
             except RuleboxError as e:
                 console.print(Text(str(e), style="bold red"))
                 console.print("type ? for help and the legal moves", style="dim")
@@ -225,15 +245,17 @@ class Session:
         return None
 
     def computer_accepts_draw(self, q: int, playouts: int = 200) -> bool:
-        """The computer accepts when random playouts from here do not favour it."""
+        """The computer accepts when random playouts from what it may see (hidden parts redrawn
+        by ``determinize``) say it is losing: a mean return below -0.1."""
         rng = random.Random(len(self.game.history))
         total = 0.0
         for _ in range(playouts):
-            g = self.game.clone()
+            g = self.game.determinize(q, rng)
             while not g.is_terminal():
-                g.apply_unchecked(rng.choice(g.legal_moves()))
+                moves = g.legal_moves()
+                g.apply_unchecked(moves[rng.randrange(len(moves))])
             total += g.returns()[q]
-        return total / playouts <= 0.0
+        return total / playouts < -0.1
 
 
 def read_line(prompt: str) -> str | None:
@@ -250,7 +272,7 @@ def read_line(prompt: str) -> str | None:
 
 def make_console() -> Console:
     """Rich decides colour: none when ``NO_COLOR`` is set or output is not a terminal."""
-    return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=True)
 
 
 def play_match(

@@ -75,11 +75,13 @@ class Game(abc.ABC):
     """An upper bound on the number of moves in any game (with default options)."""
     return_bounds: ClassVar[tuple[float, float]] = (-1.0, 1.0)
     has_hidden_information: ClassVar[bool] = False
+    _drawn_start: dict[str, Any] | None = None
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.opts: dict[str, Any] = dict(options)
         self._history: list[Any] = []
-        self._undo_floor = 0  # moves below this index cannot be taken back (loaded positions)
+        self._undo_floor = 0  # moves below this index cannot be taken back
+        self._drawn_start = None  # a drawn start position, if any (see to_json)
 
     # --- construction ----------------------------------------------------------------------
     @classmethod
@@ -174,8 +176,6 @@ class Game(abc.ABC):
     def undo(self) -> Any:
         """Take back the last move (with any card it drew) and return it."""
         if len(self._history) <= self._undo_floor:
-            if self._history:
-                raise NothingToUndoError("the moves before this loaded position cannot be undone")
             raise NothingToUndoError("there is no move to undo")
         self._undo_last()
         return self._history.pop()
@@ -211,64 +211,80 @@ class Game(abc.ABC):
         """Set the position from :meth:`position_json` data; raise ``StateError`` if corrupt."""
 
     def to_json(self) -> dict[str, Any]:
-        """The complete state: ``from_json`` of it restores the same game exactly."""
-        return {
+        """The complete state: ``from_json`` of it restores the same game exactly.
+
+        ``start`` is present when the game began from a drawn (loaded) position rather than
+        from the options' start; the history is replayed from it."""
+        data = {
             "format": STATE_FORMAT,
             "game": self.id,
             "options": self.options(),
             "history": [str(m) for m in self._history],
             "position": self.position_json(),
         }
+        if self._drawn_start is not None:
+            data["start"] = self._drawn_start
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
         """Restore a game from :meth:`to_json` data; refuse anything corrupt with ``StateError``.
 
-        When the history replays from the start to the stored position, the game comes back
-        whole (every move can be undone). Otherwise (a drawn position) the position is taken as
-        given and its history cannot be undone.
+        The history is replayed, every move checked, from ``start`` when given (a drawn
+        position) or else from the options' start, and must arrive at ``position``; so the game
+        comes back whole and every move can be undone. A state with no history and no start
+        is a drawn position: it is taken as given (and validated by the game).
         """
         if not isinstance(data, dict):
             raise StateError("a state is a JSON object")
         if data.get("game") != cls.id:
-            raise StateError(f"this state is for {data.get('game')!r}, not {cls.id!r}")
+            raise StateError(f"this state is for {str(data.get('game'))[:40]!r}, not {cls.id!r}")
         if data.get("format", STATE_FORMAT) != STATE_FORMAT:
-            raise StateError(f"unknown state format {data.get('format')!r}")
+            raise StateError(f"unknown state format {str(data.get('format'))[:20]!r}")
         options = data.get("options", {})
         history = data.get("history", [])
         position = data.get("position")
+        start = data.get("start")
         if not isinstance(options, dict) or not all(
-            isinstance(k, str) and isinstance(v, str | int) for k, v in options.items()
+            isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool)
+            for k, v in options.items()
         ):
             raise StateError("options must be an object of key=value text")
         if not isinstance(history, list) or not all(isinstance(m, str) for m in history):
             raise StateError("history must be a list of moves in notation")
         if not isinstance(position, dict):
             raise StateError("the state has no position object")
+        if start is not None and not isinstance(start, dict):
+            raise StateError("start must be a position object")
+        text_options = {k: str(v) for k, v in options.items()}
         try:
-            replayed: Self | None = cls.new({k: str(v) for k, v in options.items()})
+            game = cls.new(text_options)
         except RuleboxError as e:
             raise StateError(f"bad options in state: {e}") from None
-        assert replayed is not None
+        drawn = start if start is not None else (position if not history else None)
+        if drawn is not None and drawn != game.position_json():
+            game._load_drawn(drawn)
+        for i, text in enumerate(history, start=1):
+            try:
+                game.apply(text)
+            except RuleboxError as e:
+                raise StateError(
+                    f"the state's history does not replay: move {i} ({text[:40]!r}): {e}"
+                ) from None
+        if (history or start is not None) and game.position_json() != position:
+            raise StateError("the state's history does not lead to its position")
+        return game
+
+    def _load_drawn(self, position: dict[str, Any]) -> None:
+        """Take a drawn position as the start of this game (validated by the game)."""
         try:
-            for text in history:
-                replayed.apply(text)
-        except RuleboxError:
-            replayed = None
-        if replayed is not None and replayed.position_json() == position:
-            return replayed
-        game = cls.new({k: str(v) for k, v in options.items()})
-        try:
-            game._load_position(position)
+            self._load_position(position)
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise StateError(f"corrupt position: {type(e).__name__}: {e}") from None
-        game._history = []
-        for text in history:
-            game._history.append(_Recorded(text))
-        game._undo_floor = len(game._history)
-        return game
+        self._history = []
+        self._drawn_start = self.position_json()
 
     # --- what a seat may see ---------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
@@ -285,11 +301,12 @@ class Game(abc.ABC):
         }
 
     def public_options(self) -> dict[str, str]:
-        """The options a player may see (games with a hidden deck drop ``seed`` and ``deck``)."""
+        """The options a player may see: all but ``seed`` and ``deck``, which fix the chance
+        (in a game with a hidden deck they would reveal it; no view carries them, for
+        uniformity)."""
         opts = self.options()
-        if self.has_hidden_information:
-            opts.pop("seed", None)
-            opts.pop("deck", None)
+        opts.pop("seed", None)
+        opts.pop("deck", None)
         return opts
 
     def determinize(self, player: int, rng: random.Random) -> Self:
@@ -303,9 +320,3 @@ class Game(abc.ABC):
         import json
 
         return json.dumps(self.position_json(), sort_keys=True)
-
-
-class _Recorded(str):
-    """A move of a loaded history that is kept as text (it cannot be undone)."""
-
-    __slots__ = ()

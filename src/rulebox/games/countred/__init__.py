@@ -3,7 +3,7 @@ colours that belong to no one; each player moves on even or on odd counts of red
 
 from rulebox.core.registry import GameEntry, register_game
 from rulebox.games.countred.match import rematch_options
-from rulebox.games.countred.render import SEATS, explain, render
+from rulebox.games.countred.render import SEATS, announce, explain, render
 from rulebox.games.countred.rules import CountRed
 
 NOTATION = """\
@@ -20,7 +20,7 @@ register_game(
         notation_help=NOTATION,
         seat_names=SEATS,
         explain=explain,  # type: ignore[arg-type]
-        extra={"rematch": rematch_options},
+        extra={"rematch": rematch_options, "announce": announce},
     )
 )
 

@@ -193,3 +193,22 @@ def _explain_field(game: CountRed, s: int) -> str:
             f"goes only on an empty field worth {NUMBER[piece]} [CR-6]."
         )
     return "\n".join(lines)
+
+
+def announce(game: CountRed, mover: int, before: dict) -> list[str]:
+    """What a move did beyond moving a piece, for the terminal: a new three with its bonus move
+    (CR-10) and skipped turns (CR-11). ``before`` is the position (JSON) before the move."""
+    after = game.position_json()
+    lines = []
+    new_locks = sorted(set(after["locked"]) - set(before["locked"]))
+    if new_locks:
+        lines.append(f"three in a column: {', '.join(new_locks)} are locked; player {mover} "
+                     "earns a bonus move [CR-10]")
+    if game.is_terminal():
+        return lines
+    nxt = game.current_player()
+    expected = mover if new_locks else 1 - mover
+    if nxt != expected:
+        lines.append(f"player {expected} has no legal move and is skipped; player {nxt} moves "
+                     "again [CR-11]")
+    return lines

@@ -495,6 +495,7 @@ class CountRed(Game):
         g.opts = dict(self.opts)
         g._history = list(self._history)
         g._undo_floor = self._undo_floor
+        g._drawn_start = self._drawn_start
         g._parity = self._parity
         g._strict = self._strict
         g._bot = list(self._bot)

@@ -387,6 +387,7 @@ class Solitaire36(Game):
         g.opts = dict(self.opts)
         g._history = list(self._history)
         g._undo_floor = self._undo_floor
+        g._drawn_start = self._drawn_start
         g._grid = list(self._grid)
         g._masks = list(self._masks)
         g._occ = self._occ
