@@ -36,7 +36,8 @@ def test_schedule_rotates_seats_and_seeds_every_game() -> None:
     jobs = schedule("columns", specs, 4, seed=7)
     assert [tuple(s.name for s in j.seats) for j in jobs] == [
         ("random", "greedy"), ("greedy", "random")] * 2
-    assert len({j.seed for j in jobs}) == 4
+    # duplicate play: each deal once in each seating
+    assert [j.seed for j in jobs] == [7 * 1_000_003 + k for k in (0, 0, 1, 1)]
     seats = Counter((j.seats[0].name) for j in jobs)
     assert seats["random"] == seats["greedy"] == 2
 
@@ -57,8 +58,9 @@ def test_a_tournament_repeats_exactly_and_tallies() -> None:
 
 
 def test_a_solitaire_tournament_reports_win_rates() -> None:
-    summary = run_tournament("36to1", ["random", "connected"], 3, seed=1)
+    summary = run_tournament("36to1", ["random", "connected"], 3, seed=0)
     assert summary.solitaire and summary.ratings == []
+    assert [r.seed for r in summary.results] == [0, 1, 2, 0, 1, 2]  # the same deals for each
     assert summary.stats["connected"].games == 3
     data = summary.to_json()
     assert "win_rate_ci95" in data["agents"][0]

@@ -3,9 +3,12 @@
 Every group of agents (each pair for a two-player game; each agent alone for a solitaire; each
 set of ``k`` agents for a ``k``-seat game, or the agents repeated round the table when there are
 fewer agents than seats) plays ``games`` games, the seating rotated from game to game so that
-every agent sits in every seat equally often. Game ``i`` of the tournament uses the game seed
-``seed * 1_000_003 + i`` and gives each agent a seed derived from it, so a tournament repeats
-exactly when its agents are bounded by ``iterations=`` (the clock makes ``time=`` agents vary).
+every agent sits in every seat equally often. Game ``g`` of a group uses the game seed
+``seed * 1_000_003 + g // seats``: the same deal is played once in each rotation of the seats
+(duplicate play, which takes the luck of the deal and of who starts out of the comparison), and
+every group plays the same deals (a solitaire tournament with seed 0 plays deals 0, 1, 2, ...).
+Each agent gets a seed derived from the game seed and its seat, so a tournament repeats exactly
+when its agents are bounded by ``iterations=`` (the clock makes ``time=`` agents vary).
 
 Ratings come from every pair of seats held by different agents (:mod:`rulebox.match.ratings`).
 """
@@ -174,8 +177,9 @@ def schedule(
         for g in range(games):
             r = g % seats
             seating = group[r:] + group[:r]
-            index = len(jobs)
-            jobs.append(GameJob(index, game_id, seating, seed * SEED_STRIDE + index, opts, time))
+            # the same deal (game seed) for each rotation of the seats, and for every group
+            game_seed = seed * SEED_STRIDE + g // seats
+            jobs.append(GameJob(len(jobs), game_id, seating, game_seed, opts, time))
     return jobs
 
 
