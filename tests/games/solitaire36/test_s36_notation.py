@@ -67,7 +67,7 @@ def test_render_reads_without_colour() -> None:
 def test_render_shows_the_result() -> None:
     game = drawn(". . . . . .\n" * 5 + "R Y . . . .", ["Y2", "K6"], [])
     game.apply("Y2:b1")
-    assert "WON" in render(game, 0).plain
+    assert "Game over: won: one cube left" in render(game, 0).plain
 
 
 def test_explain_card_marks_the_cubes_it_can_take() -> None:

@@ -192,11 +192,12 @@ def parse_discs_move(text: str) -> DiscsMove:
             )
         return DiscsMove(Kind.ARRANGE, layout=layout)
     if verb == "choose":
-        if len(words) != 3 or words[1] not in PIN_COLOURS or "".join(
-            sorted((words[2][:2], words[2][2:]))
+        corners = "".join(words[2:])  # "a1c3", "a1 c3" or "c3 a1"
+        if len(words) < 3 or words[1] not in PIN_COLOURS or len(corners) != 4 or "".join(
+            sorted((corners[:2], corners[2:]))
         ) not in CORNER_PAIR_NAMES:
             raise InvalidMoveError(text, "write choose silver|black a1c3|a3c1")
-        pair = "".join(sorted((words[2][:2], words[2][2:])))
+        pair = "".join(sorted((corners[:2], corners[2:])))
         return DiscsMove(Kind.CHOOSE, PIN_COLOURS.index(words[1]), CORNER_PAIR_NAMES.index(pair))
     if verb == "lock":
         m = re.match(rf"^{_HOLE}$", rest)

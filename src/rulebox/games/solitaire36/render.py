@@ -111,10 +111,9 @@ def render(game: Solitaire36, player: int | None = None) -> Text:
         out.append(" Your move, e.g. ", style="bold")
         moves = game.legal_moves()
         out.append(str(moves[0]) if moves else "", style="bold")
-        out.append("  (explain <card> shows what a card can take)\n")
+        out.append("  (at the play prompt, explain <card> shows what a card can take)\n")
     else:
-        word = "WON" if outcome.winners else "LOST"
-        out.append(f" Game over: {word}: {outcome.reason}\n", style="bold")
+        out.append(f" Game over: {outcome.reason}\n", style="bold")
     return out
 
 

@@ -366,7 +366,7 @@ class Solitaire36(Game):
             return None
         n = self.cubes_left()
         if n == 1:
-            return Outcome((0,), (1,), "one cube left: won")
+            return Outcome((0,), (1,), "won: one cube left")
         if self.literal_end and not self._pile:
             why = "the last card was drawn (end=literal)"
         else:
