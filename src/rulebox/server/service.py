@@ -376,7 +376,7 @@ class GameService:
         else:
             history = [str(m) for m in game.history]
         out = game.outcome()
-        result = None
+        result: dict[str, Any] | None = None
         if live.agreed is not None:
             to_move = TERMINAL
             result = {"winners": [], "scores": None, "reason": live.agreed,

@@ -23,6 +23,7 @@ from sqlalchemy import (
     DateTime,
     Integer,
     String,
+    Table,
     Text,
     bindparam,
     create_engine,
@@ -69,6 +70,10 @@ class MoveRow(Base):
     player: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+_GAMES: Table = GameRow.__table__  # type: ignore[assignment]
+_MOVES: Table = MoveRow.__table__  # type: ignore[assignment]
 
 
 @dataclass
@@ -198,9 +203,9 @@ class Store:
                 for i, (player, text) in enumerate(moves)
             ]
             if rows:
-                s.connection().execute(MoveRow.__table__.insert(), rows)
+                s.connection().execute(_MOVES.insert(), rows)
             s.connection().execute(
-                update(GameRow.__table__).where(GameRow.__table__.c.id == bindparam("gid")),
+                update(_GAMES).where(_GAMES.c.id == bindparam("gid")),
                 [{"gid": gid, "state": json.dumps(state), "ply": first + len(moves),
                   "over": over, "version": version, "updated_at": now}
                  for gid, first, moves, state, over, version in items],
