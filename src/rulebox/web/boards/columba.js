@@ -122,6 +122,16 @@ export function draw(root, ctx) {
     }
     layer.append(g);
   }
+  // what was laid in the latest turn shows a golden rim
+  const turnOf = (sq) => (sq[0] === "falcon" ? sq[2] : sq[3]);
+  const latest = Math.max(-1, ...Object.values(squares).map(turnOf).filter((t) => typeof t === "number"));
+  if (latest >= 0 && !ctx.replay) {
+    for (const [k, sq] of Object.entries(squares)) {
+      if (turnOf(sq) !== latest) continue;
+      const [x, y] = k.split(",").map(Number);
+      layer.append(svg("rect", { x: px(x) + 2.5, y: py(y) + 2.5, width: C - 5, height: C - 5, rx: 3, class: "latest" }));
+    }
+  }
   // card edges
   const cardAt = (x, y) => { const sq = squares[`${x},${y}`]; return sq && sq[0] === "field" ? sq[2] : null; };
   for (const k of Object.keys(squares)) {

@@ -79,6 +79,11 @@ export function draw(root, ctx) {
   const locks = new Set(legal.filter((m) => m.startsWith("lock ")).map((m) => m.slice(5)));
   const bars = new Set(legal.filter((m) => m.startsWith("bar ")).map((m) => m.slice(4)));
   const turns = new Set(legal.filter((m) => /^[a-c][1-3][+-]$/.test(m)));
+  // the last main action, to be seen at a glance
+  const hist = ctx.replay ? [] : (ctx.state.history || []);
+  const lastMain = [...hist].reverse().find((m) => /^[a-c][1-3](\.\w+-[a-c][1-3]\.\w+|[+-])$/.test(m)) || "";
+  const lastHoles = new Set(lastMain.includes(".") ? lastMain.split("-") : []);
+  const lastDisc = /^[a-c][1-3][+-]$/.test(lastMain) ? lastMain.slice(0, 2) : null;
 
   const W = 2 * M + 12 * U;
   const s = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "board discs-board", role: "img", "aria-label": "Discs board" },
@@ -89,7 +94,7 @@ export function draw(root, ctx) {
   // discs
   for (const d of ARRANGE) {
     const [x, y] = discXY(d);
-    const g = svg("g", { class: "disc" + (phase === "arrange" && mine ? " hot" : ""), "data-disc": d });
+    const g = svg("g", { class: "disc" + (phase === "arrange" && mine ? " hot" : "") + (lastDisc === d ? " last" : ""), "data-disc": d });
     g.append(svg("circle", { cx: x + 3, cy: y + 5, r: DISC_R, fill: "#0006" }));
     g.append(svg("circle", { cx: x, cy: y, r: DISC_R, fill: COLOUR[discColour[d]], stroke: "#0008", "stroke-width": 3, class: "disc-face" }));
     g.append(svg("circle", { cx: x, cy: y, r: DISC_R - 10, fill: "none", stroke: "#ffffff30", "stroke-width": 2 }));
@@ -139,7 +144,7 @@ export function draw(root, ctx) {
       const h = `${d}.${k}`;
       const [hx, hy] = holeXY(h);
       const p = owner[h];
-      const g = svg("g", { class: "hole" + (sources.has(h) && !sel ? " hot" : "") + (targets.has(h) ? " target" : "") + (sel === h ? " chosen" : "") + (locks.has(h) ? " lockable" : ""), "data-hole": h });
+      const g = svg("g", { class: "hole" + (lastHoles.has(h) ? " last" : "") + (sources.has(h) && !sel ? " hot" : "") + (targets.has(h) ? " target" : "") + (sel === h ? " chosen" : "") + (locks.has(h) ? " lockable" : ""), "data-hole": h });
       g.append(svg("circle", { cx: hx, cy: hy, r: 19, class: "ring" }));
       if (p !== undefined) {
         const c = colours[p] === "silver" ? "url(#pin-silver)" : colours[p] === "black" ? "url(#pin-black)" : colours[p];
