@@ -10,8 +10,9 @@ evaluation therefore looks at the cubes left ``C`` and the cards left ``R`` (fac
 - a card can remove a cube of its colour or in its symbol column; a maximum matching of cards
   to cubes must cover all cubes but one, or some cube can never go (a *deficiency*);
 - softer: cubes that few remaining cards can reach (*scarce* cubes), cubes that hold the group
-  together (*articulation points*, unremovable until their neighbours go), and the spare cards
-  (``|R| - (|C| - 1)``).
+  together (*articulation points*, unremovable until their neighbours go), *fragile* cards (all
+  their cubes are articulation points: two of them face up force a split), a face-up card kept
+  that is fragile or dead, and the spare cards (``|R| - (|C| - 1)``).
 
 :func:`plan_value` scores a position given as masks, so that agents can score a move before
 the replacement card is drawn (which card comes does not change ``R``).
@@ -120,9 +121,13 @@ def max_matching(targets: Sequence[int]) -> int:
 
 LOST = -1.0
 
-WEIGHTS = {"spare": 0.6, "scarcity": 1.0, "cut": 0.15, "dead_held": 0.4, "scarce_bias": 0.5}
-"""The weights of :func:`plan_value`'s soft terms. Variations tried on deals 1000-1199 (never
-on 0-999, the reported deals) won 33-38 of 200 with lookahead=0: all within noise."""
+WEIGHTS = {"spare": 0.6, "scarcity": 1.0, "cut": 0.15, "dead_held": 0.4, "scarce_bias": 0.5,
+           "fragile": 1.0, "fragile_held": 2.0}
+"""The weights of :func:`plan_value`'s soft terms, tried on deals 1000-1199 (never on 0-999,
+the reported deals) with lookahead=0: without the *fragile* terms 33-38 of 200 won whatever the
+other weights; fragile 0.5/1.0 won 43, 1.0/2.0 won 48, 2.0/4.0 won 46. Every loss of the
+counter without them began with a forced split: both face-up cards could only take cubes that
+hold the group together."""
 
 
 def plan_value(
@@ -154,14 +159,27 @@ def plan_value(
         m ^= low
         k = sum(1 for t in targets if t & low)
         scarcity += 1.0 / (k + w["scarce_bias"])
-    cut = articulation(occ).bit_count()
+    cuts = articulation(occ)
+    cut = cuts.bit_count()
     dead_held = 0
     near = _with_neighbour(occ)
+    safe = near & ~cuts  # cubes that can go without splitting the group
     for c in held:
         if not (card_targets(c, occ, colour_masks) & near):
             dead_held += 1
+    # fragile cards: usable only by splitting the group (two of them face up force a split)
+    fragile = 0.0
+    fragile_held = 0
+    if w["fragile"] or w["fragile_held"]:
+        for c, t in zip(cards, targets, strict=True):
+            if t & near and not t & safe:
+                fragile += 1
+                if c in held:
+                    fragile_held += 1
+        fragile /= max(1, len(cards))
     score = (w["spare"] * spare - w["scarcity"] * scarcity - w["cut"] * cut
-             - w["dead_held"] * dead_held)
+             - w["dead_held"] * dead_held - w["fragile"] * fragile * 10
+             - w["fragile_held"] * fragile_held)
     return math.tanh(score / 4.0) * 0.9
 
 
