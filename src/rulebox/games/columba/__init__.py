@@ -14,7 +14,11 @@ Pigeon colours: W white, G grey, B brown, K black. One action per move:
   tile W 3,1        a white domesticated pigeon from your reserve onto 3,1
   buy / raise       a falcon chick for 2 reserve tiles / raise it (a later turn) for 2 more
   falcon 4,0        an adult falcon onto 4,0 (a pigeon of an opponent's estate)
-  end               end the turn (the next player draws the next card)"""
+  end               end the turn (the next player draws the next card)
+Officia (officia=1), powers named after the roles:
+  architect 0,0 2,1 / architect 0,0 large    farmerswife W    marshal K 1,2 (before the card)
+  peasant 0,0    thief 1 B    (the falconer changes buy and raise)
+Options: players=2|3|4, deck=C07,C03,..., variant=kids, pond=1, officia=1, roles=thief,..."""
 
 register_game(
     GameEntry(
