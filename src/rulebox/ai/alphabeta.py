@@ -275,7 +275,6 @@ class AlphaBetaAgent:
         self.settings = settings
         self.h = heuristic(game_id)
         self.max_depth = int(extra_number(settings, "depth", max_depth, 1, 64, integer=True))
-        self._rng = rng(settings.seed, "alphabeta", game_id)
         self.table = TranspositionTable()
         self.last: SearchResult | None = None
 
@@ -286,7 +285,8 @@ class AlphaBetaAgent:
             raise ValueError("no legal move: the game is over")
         if len(moves) == 1:
             return moves[0]
-        self._rng.shuffle(moves)
+        # the same seed and position give the same order, whatever came before
+        rng(self.settings.seed, "alphabeta", self.game_id, len(game.history)).shuffle(moves)
         search = AlphaBetaSearch(self.h, budget, self.table, self.max_depth)
         self.last = search.search(game, moves)
         return self.last.move
