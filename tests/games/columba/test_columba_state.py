@@ -181,3 +181,16 @@ def test_clones_and_undo_stay_independent() -> None:
         g.undo()
     c.apply(c.legal_moves()[-1])
     assert g.to_json() == back
+
+
+def test_a_drawn_start_survives_clone_and_round_trip() -> None:
+    g = played({"seed": "13"}, 20)
+    state = g.to_json()
+    state["history"] = []
+    drawn = Columba.from_json(state)  # a drawn position: no history, taken as given
+    drawn.apply(drawn.legal_moves()[0])
+    copy = drawn.clone()
+    again = Columba.from_json(copy.to_json())
+    assert again.to_json() == drawn.to_json()
+    again.undo()
+    assert again.position_json() == g.position_json()

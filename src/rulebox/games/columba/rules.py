@@ -1344,6 +1344,7 @@ class Columba(Game):
         g.opts = dict(self.opts)
         g._history = list(self._history)
         g._undo_floor = self._undo_floor
+        g._drawn_start = self._drawn_start
         g._friends = self._friends
         g._kids = self._kids
         g._roles = self._roles
