@@ -542,10 +542,10 @@ def test_CB_12_no_falcon_when_the_supply_is_empty() -> None:
     refused(g, "buy", "CB-12")
 
 
-def test_CB_12_goal_needs_a_card_in_the_deck() -> None:
+def test_CB_4_goal_needs_a_card_in_the_deck() -> None:
     g = drawn(["W G", "K W"], slots={0: [True, True, False, True]}, deck=())
     g.apply("place -1,1 r0")
-    refused(g, "goal", "CB-12")
+    refused(g, "goal", "CB-4")
     assert [str(m) for m in g.legal_moves()] == ["nogoal"]
 
 
@@ -569,3 +569,94 @@ def test_CB_16_same_seed_same_game() -> None:
     b = Columba.new({"seed": "77"})
     assert a.position_json() == b.position_json()
     assert a.position_json() != Columba.new({"seed": "78"}).position_json()
+
+
+# A 3-player children's game (seed 10) that ends with players 0 and 2 tied on points and on
+# their largest estate, player 1 behind.
+TIE3_MOVES = [
+    "place 1,0 r90",
+    "cote large 0,0",
+    "end",
+    "place 2,0 r0",
+    "cote small 1,1",
+    "end",
+    "place 2,1 r0",
+    "cote small 1,0",
+    "end",
+    "place 4,1 r180",
+    "cote small 2,2",
+    "end",
+    "place 5,2 r0",
+    "end",
+    "place 6,3 r180",
+    "cote small 5,3",
+    "end",
+    "place 4,0 r270",
+    "cote small 6,2",
+    "end",
+    "place 6,3 r0",
+    "cote large 5,0",
+    "end",
+    "place 7,3 r0",
+    "cote large 0,1",
+    "end",
+    "place 5,4 r270",
+    "end",
+    "place 5,5 r0",
+    "cote small 5,1",
+    "end",
+    "place 6,4 r90",
+    "end",
+    "place 5,6 r90",
+    "end",
+    "place 2,0 r90",
+    "end",
+    "place 3,2 r180",
+    "end",
+    "place 5,7 r90",
+    "end",
+    "place 3,1 r0",
+    "end",
+    "place 4,4 r0",
+    "end",
+    "place 3,-1 r0",
+    "end",
+    "place 4,6 r180",
+    "end",
+    "place 5,4 r270",
+    "end",
+    "place 2,-2 r180",
+    "end",
+    "place 3,4 r0",
+    "end",
+    "place 3,6 r90",
+    "end",
+    "place 6,3 r0",
+    "end",
+    "place 4,-2 r0",
+    "end",
+    "place 3,3 r0",
+    "end",
+    "place 2,-1 r270",
+    "end",
+    "place 8,4 r270",
+    "end",
+]
+
+
+def test_CB_11_sides_still_tied_after_both_tie_breaks_draw() -> None:
+    g = Columba.new({"seed": "10", "variant": "kids", "players": "3"})
+    for move in TIE3_MOVES:
+        g.apply(move)
+    out = g.outcome()
+    assert out is not None and out.winners == ()
+    assert out.result_line() == "over winner=none score=5,4,5"
+    assert g.returns() == [0.0, -1.0, 0.0]
+
+
+def test_CB_16_roles_dealt_from_the_seed_are_in_force_and_echoed() -> None:
+    g = Columba.new({"seed": "4", "officia": "1"})
+    roles = g.options()["roles"]
+    assert len(roles.split(",")) == 2
+    again = Columba.new(g.options())
+    assert again.options() == g.options() and again.view(0) == g.view(0)

@@ -218,7 +218,9 @@ class Columba(Game):
             if len(given) != n:
                 raise OptionError(f"roles= must name {n} roles, one per seat [CB-16]")
             return list(given)
-        return rng(self.opts["seed"], "columba-roles").sample(ROLES, n)
+        dealt = rng(self.opts["seed"], "columba-roles").sample(ROLES, n)
+        self.opts["roles"] = tuple(dealt)  # in force, so `new` echoes it
+        return dealt
 
     def role(self, p: int) -> str | None:
         """Player ``p``'s Officia role, if the game has them."""
@@ -942,7 +944,7 @@ class Columba(Game):
             if phase != GOAL_PHASE:
                 return "you may take a new objective only when you complete one", "CB-4"
             if not self._deck:
-                return "the deck is empty: there is no new objective to take", "CB-12"
+                return "the deck is empty: there is no new objective to take", "CB-4"
             return None
         if v == "nogoal":
             if phase != GOAL_PHASE:
@@ -1325,17 +1327,31 @@ class Columba(Game):
         if len(still) == 1:
             return Outcome(sides[still[0]], tuple(scores),
                            f"tied on points ({shown}); the largest estate ({top} pigeons) decides")
-        if len(still) == len(sides):
-            return Outcome((), tuple(scores), f"a draw: tied on points ({shown}) and estates")
-        winners = tuple(sorted(p for i in still for p in sides[i]))
-        return Outcome(winners, tuple(scores),
-                       f"a shared win: tied on points ({shown}) and on the largest estate")
+        names = " and ".join("+".join(SEATS[p] for p in sides[i]) for i in still)
+        return Outcome((), tuple(scores),
+                       f"a draw between {names}: tied on points ({shown}) and on the largest "
+                       "estate [CB-11]")
+
+    def _drawn_players(self) -> set[int]:
+        """The players of the sides still tied after both tie-breaks (CB-11: a draw)."""
+        scores = self.scores()
+        sides = self.sides()
+        totals = [sum(scores[p] for p in side) for side in sides]
+        tied = [i for i, t in enumerate(totals) if t == max(totals)]
+        big = {i: max(self.largest_estate(p) for p in sides[i]) for i in tied}
+        top = max(big.values())
+        return {p for i in tied if big[i] == top for p in sides[i]}
 
     def returns(self) -> list[float]:
+        """+1 for the winning side, -1 for the others; in a draw the sides still tied get 0
+        and any side behind them -1."""
         out = self.outcome()
         n = self.num_players
-        if out is None or not out.winners:
+        if out is None:
             return [0.0] * n
+        if not out.winners:
+            drawn = self._drawn_players()
+            return [0.0 if p in drawn else -1.0 for p in range(n)]
         return [1.0 if p in out.winners else -1.0 for p in range(n)]
 
     # --- copies and serialisation -------------------------------------------------------------
