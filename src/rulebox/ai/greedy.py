@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.budget import extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.game import Game
 from rulebox.core.rng import rng
@@ -20,19 +21,23 @@ def sorted_moves(game: Game) -> list[Any]:
 
 
 class GreedyAgent:
-    """Plays the move with the best one-ply evaluation for the player to move."""
+    """Plays the move with the best one-ply evaluation for the player to move; with
+    ``epsilon=`` it plays a random move instead that often (a weaker level)."""
 
     name = "greedy"
 
     def __init__(self, game_id: str, settings: Settings) -> None:
         self._h: Heuristic = heuristic(game_id)
         self._rng = rng(settings.seed, "greedy", game_id)
+        self.epsilon = extra_number(settings, "epsilon", 0.0, 0.0, 1.0)
 
     def choose(self, game: Game) -> Any:
         me = game.current_player()
         moves = sorted_moves(game)
         if not moves:
             raise ValueError("no legal move: the game is over")
+        if self.epsilon and self._rng.random() < self.epsilon:
+            return moves[self._rng.randrange(len(moves))]
         base = game.determinize(me, self._rng) if game.has_hidden_information else game.clone()
         best: list[Any] = []
         best_value = -float("inf")
@@ -50,7 +55,8 @@ class GreedyAgent:
 register_agent(
     AgentEntry(
         "greedy",
-        "one ply: the move the game's evaluation likes best (seed= breaks ties)",
+        "one ply: the move the game's evaluation likes best (seed= breaks ties; epsilon=)",
         GreedyAgent,
+        extra_settings=("epsilon",),
     )
 )

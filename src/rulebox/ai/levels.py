@@ -113,4 +113,4 @@ _DESCRIPTIONS = {
 
 for _level in ("best", "easy", "medium", "hard"):
     register_agent(AgentEntry(_level, _DESCRIPTIONS[_level], _factory(_level),
-                              extra_settings=("depth", "lookahead", "c", "playout")))
+                              extra_settings=("depth", "lookahead", "c", "playout", "epsilon")))
