@@ -20,6 +20,8 @@ from rulebox.ai.base import AgentEntry, Settings, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics.solitaire36 import (
     LOST,
+    PLAIN_WEIGHTS,
+    WEIGHTS,
     card_targets,
     group_of,
     masks_of,
@@ -76,6 +78,8 @@ class CounterAgent:
         self._rng = rng(settings.seed, "counter", game_id)
         self.settings = settings
         self.lookahead = int(extra_number(settings, "lookahead", 1, 0, 1, integer=True))
+        fragile = extra_number(settings, "fragile", 1, 0, 1, integer=True)
+        self.weights = WEIGHTS if fragile else PLAIN_WEIGHTS
 
     def choose(self, game: Game) -> Any:
         g: Any = game
@@ -112,20 +116,19 @@ class CounterAgent:
         best = [m for v, m in scored if v >= best_value - 1e-12]
         return best[self._rng.randrange(len(best))]
 
-    @staticmethod
     def _after(
-        m: Any, occ: int, colour_masks: list[int], faceup: list[int], unseen: list[int]
+        self, m: Any, occ: int, colour_masks: list[int], faceup: list[int], unseen: list[int]
     ) -> float:
         other = [c for c in faceup if c != m.card]
         cards = other + unseen
         if m.cell == DISCARD:
-            return plan_value(occ, colour_masks, cards, other)
+            return plan_value(occ, colour_masks, cards, other, self.weights)
         bit = 1 << m.cell
         cm = list(colour_masks)
         for i, mask in enumerate(cm):
             if mask & bit:
                 cm[i] = mask ^ bit
-        return plan_value(occ ^ bit, cm, cards, other)
+        return plan_value(occ ^ bit, cm, cards, other, self.weights)
 
     def _expect(
         self,
@@ -159,22 +162,24 @@ class CounterAgent:
                 t = card_targets(card, occ, colour_masks) & near
                 if not t:
                     if rest:
-                        best = max(best, _plan_after(occ, colour_masks, keep + rest, keep, 0))
+                        best = max(best, _plan_after(occ, colour_masks, keep + rest, keep, 0,
+                                                          self.weights))
                     continue
                 while t:
                     low = t & -t
                     t ^= low
-                    best = max(best, _plan_after(occ, colour_masks, keep + rest, keep, low))
+                    best = max(best, _plan_after(occ, colour_masks, keep + rest, keep, low,
+                                                      self.weights))
             total += best
         return total / len(draws)
 
 
 def _plan_after(occ: int, colour_masks: list[int], cards: list[int], held: list[int],
-                bit: int) -> float:
+                bit: int, weights: dict[str, float]) -> float:
     if bit:
         occ ^= bit
         colour_masks = [mask & ~bit for mask in colour_masks]
-    return plan_value(occ, colour_masks, cards, held)
+    return plan_value(occ, colour_masks, cards, held, weights)
 
 
 register_agent(
@@ -188,9 +193,10 @@ register_agent(
 register_agent(
     AgentEntry(
         "counter",
-        "36 to 1: counts the unseen cards and keeps a removal plan feasible (lookahead=0|1)",
+        "36 to 1: counts the unseen cards and keeps a removal plan feasible "
+        "(lookahead=0|1, fragile=0|1)",
         CounterAgent,
         games=(GAME,),
-        extra_settings=("lookahead",),
+        extra_settings=("lookahead", "fragile"),
     )
 )

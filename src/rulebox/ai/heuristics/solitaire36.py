@@ -129,9 +129,16 @@ other weights; fragile 0.5/1.0 won 43, 1.0/2.0 won 48, 2.0/4.0 won 46. Every los
 counter without them began with a forced split: both face-up cards could only take cubes that
 hold the group together."""
 
+PLAIN_WEIGHTS = {**WEIGHTS, "fragile": 0.0, "fragile_held": 0.0}
+"""The weights without the fragile terms (the ``medium`` level of 36 to 1)."""
+
 
 def plan_value(
-    occ: int, colour_masks: Sequence[int], cards: Sequence[int], held: Sequence[int] = ()
+    occ: int,
+    colour_masks: Sequence[int],
+    cards: Sequence[int],
+    held: Sequence[int] = (),
+    weights: dict[str, float] | None = None,
 ) -> float:
     """A score in [-1, 1] of cubes ``occ`` with ``cards`` left to come or in hand.
 
@@ -151,7 +158,7 @@ def plan_value(
         return LOST
     spare = len(cards) - need
     # scarce cubes: few cards can still take them
-    w = WEIGHTS
+    w = WEIGHTS if weights is None else weights
     scarcity = 0.0
     m = occ
     while m:
