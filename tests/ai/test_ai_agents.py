@@ -113,3 +113,19 @@ def test_search_agents_play_three_and_four_player_columba(players: str, agent: s
         move = make_agent(agent, "columba", settings).choose(game)
         game.apply(move)
     assert len(seen) >= 2
+
+
+def test_levels_stand_for_their_agents_and_pass_settings_on() -> None:
+    from rulebox.ai.levels import LEVELS
+
+    for game_id, table in LEVELS.items():
+        if game_id not in game_ids():
+            continue
+        for level, spec in table.items():
+            agent = make_agent(level, game_id, {"time": "0.5", "seed": "4"})
+            assert agent.agent_name == spec.agent  # type: ignore[attr-defined]
+            inner = agent.inner.settings if hasattr(agent.inner, "settings") else None  # type: ignore[attr-defined]
+            if inner is not None:
+                assert inner.time == 0.5 and inner.seed == 4
+    capped = make_agent("medium", "columns", {"iterations": "77"})
+    assert capped.inner.settings.iterations == 77  # type: ignore[attr-defined]
