@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     from rulebox.match.tournament import AgentSpec, run_jobs, schedule, summarize, write_csv
 
     console = Console()
+    if not console.is_terminal:  # a file or a pipe: room for every column
+        console = Console(width=160)
     err = Console(stderr=True)
     try:
         entry = game_entry(args.game)
@@ -121,8 +123,11 @@ def run(args: argparse.Namespace) -> int:
             r = ratings.get(label)
             row.append(_fmt_ci(r.elo, r.ci95) if r else "")
         row.append(f"{s.returns / max(1, s.games):+.3f}")
-        row.append(f"{s.slowest_move:.2f}s")
+        row.append(f"{s.slowest_move:.3f}s")
         table.add_row(*row)
+    if not summary.solitaire and summary.agents:
+        table.caption = ("Bradley-Terry ratings on the Elo scale, relative to "
+                         f"{summary.agents[0]}, with 95% intervals")
     console.print(table)
     if summary.pairs:
         pt = Table(title="pairs")
