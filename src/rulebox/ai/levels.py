@@ -115,9 +115,9 @@ def _factory(level: str) -> Any:
 
 _DESCRIPTIONS = {
     "best": "the strongest agent for this game (time= seconds per move)",
-    "easy": "difficulty level: easy (a one-ply player)",
-    "medium": "difficulty level: medium (a shallow or small search)",
-    "hard": "difficulty level: hard (the best agent at the time given)",
+    "easy": "difficulty level: easy (beats random, loses to medium)",
+    "medium": "difficulty level: medium (beats easy, loses to hard)",
+    "hard": "difficulty level: hard (the best agent, at the time= given)",
 }
 
 LEVEL_SETTINGS = ("depth", "lookahead", "c", "playout", "epsilon", "fragile")
