@@ -29,15 +29,10 @@ from rulebox.ai.heuristics.solitaire36 import (
 )
 from rulebox.core.game import Game
 from rulebox.core.rng import rng
-from rulebox.games.solitaire36.board import NOT_FILE_A, NOT_FILE_F, SIZE
+from rulebox.games.solitaire36.board import with_neighbour
 from rulebox.games.solitaire36.moves import DISCARD
 
 GAME = "36to1"
-
-
-def _with_neighbour(occ: int) -> int:
-    near = ((occ << 1) & NOT_FILE_A) | ((occ >> 1) & NOT_FILE_F) | (occ << SIZE) | (occ >> SIZE)
-    return occ & near
 
 
 class ConnectedAgent:
@@ -150,7 +145,7 @@ class CounterAgent:
         if occ.bit_count() <= 1:
             return 1.0
         total = 0.0
-        near = _with_neighbour(occ)
+        near = with_neighbour(occ)
         for d in draws:
             if budget.out_of_time():
                 return None

@@ -87,8 +87,3 @@ def heuristic(game_id: str) -> Heuristic:
         )
     _CACHE[game_id] = found
     return found
-
-
-def has_heuristic(game_id: str) -> bool:
-    """Whether a game has its own evaluation (not the neutral one)."""
-    return heuristic(game_id).values is not _neutral

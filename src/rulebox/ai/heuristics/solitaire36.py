@@ -33,6 +33,7 @@ from rulebox.games.solitaire36.board import (
     NOT_FILE_F,
     NUM_CELLS,
     SIZE,
+    with_neighbour,
 )
 
 EMPTY = -1
@@ -169,7 +170,7 @@ def plan_value(
     cuts = articulation(occ)
     cut = cuts.bit_count()
     dead_held = 0
-    near = _with_neighbour(occ)
+    near = with_neighbour(occ)
     safe = near & ~cuts  # cubes that can go without splitting the group
     for c in held:
         if not (card_targets(c, occ, colour_masks) & near):
@@ -188,11 +189,6 @@ def plan_value(
              - w["dead_held"] * dead_held - w["fragile"] * fragile * 10
              - w["fragile_held"] * fragile_held)
     return math.tanh(score / 4.0) * 0.9
-
-
-def _with_neighbour(occ: int) -> int:
-    near = ((occ << 1) & NOT_FILE_A) | ((occ >> 1) & NOT_FILE_F) | (occ << SIZE) | (occ >> SIZE)
-    return occ & near
 
 
 def values(game: Game) -> list[float]:
