@@ -202,6 +202,17 @@ class Game(abc.ABC):
     def clone(self) -> Self:
         """An independent copy (history and undo included)."""
 
+    def _bare_copy(self) -> Self:
+        """A new instance that carries this game's shared fields (options, history, drawn
+        start) and nothing else; a game's :meth:`clone` starts from it and copies its own
+        position. No ``__init__``, no ``deepcopy``: clones are on the search's hot path."""
+        g = object.__new__(type(self))
+        g.opts = dict(self.opts)
+        g._history = list(self._history)
+        g._undo_floor = self._undo_floor
+        g._drawn_start = self._drawn_start
+        return g
+
     @abc.abstractmethod
     def position_json(self) -> dict[str, Any]:
         """The full position (hidden parts included) as JSON-able data, without history."""

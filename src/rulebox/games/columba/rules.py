@@ -1356,11 +1356,7 @@ class Columba(Game):
 
     # --- copies and serialisation -------------------------------------------------------------
     def clone(self) -> Self:
-        g = object.__new__(type(self))
-        g.opts = dict(self.opts)
-        g._history = list(self._history)
-        g._undo_floor = self._undo_floor
-        g._drawn_start = self._drawn_start
+        g = self._bare_copy()
         g._friends = self._friends
         g._kids = self._kids
         g._roles = self._roles

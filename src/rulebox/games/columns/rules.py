@@ -251,11 +251,7 @@ class Columns(Game):
 
     # --- copies and serialisation -------------------------------------------------------------
     def clone(self) -> Self:
-        g = object.__new__(type(self))
-        g.opts = dict(self.opts)
-        g._history = list(self._history)
-        g._undo_floor = self._undo_floor
-        g._drawn_start = self._drawn_start
+        g = self._bare_copy()
         g._stacks = [list(s) for s in self._stacks]
         g._owner = list(self._owner)
         g._kind = list(self._kind)

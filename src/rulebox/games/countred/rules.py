@@ -491,11 +491,7 @@ class CountRed(Game):
 
     # --- copies and serialisation ---------------------------------------------------------------
     def clone(self) -> Self:
-        g = object.__new__(type(self))
-        g.opts = dict(self.opts)
-        g._history = list(self._history)
-        g._undo_floor = self._undo_floor
-        g._drawn_start = self._drawn_start
+        g = self._bare_copy()
         g._parity = self._parity
         g._strict = self._strict
         g._bot = list(self._bot)

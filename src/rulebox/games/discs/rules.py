@@ -532,11 +532,7 @@ class Discs(Game):
 
     # --- copies and serialisation -------------------------------------------------------------
     def clone(self) -> Self:
-        g = object.__new__(type(self))
-        g.opts = dict(self.opts)
-        g._history = list(self._history)
-        g._undo_floor = self._undo_floor
-        g._drawn_start = self._drawn_start
+        g = self._bare_copy()
         g._phase = self._phase
         g._to_move = self._to_move
         g._colour = list(self._colour)

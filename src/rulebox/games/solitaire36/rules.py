@@ -383,11 +383,7 @@ class Solitaire36(Game):
 
     # --- copies and serialisation -------------------------------------------------------------
     def clone(self) -> Self:
-        g = object.__new__(type(self))
-        g.opts = dict(self.opts)
-        g._history = list(self._history)
-        g._undo_floor = self._undo_floor
-        g._drawn_start = self._drawn_start
+        g = self._bare_copy()
         g._grid = list(self._grid)
         g._masks = list(self._masks)
         g._occ = self._occ
