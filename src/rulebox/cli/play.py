@@ -8,6 +8,7 @@ draw, two-player games); ``claim`` where the rules have it; ``resign``; ``quit``
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -261,7 +262,10 @@ class Session:
 def read_line(prompt: str) -> str | None:
     """A line from the person (or the script on standard input); ``None`` at the end."""
     try:
-        return input(prompt)
+        line = input(prompt)
+        if not sys.stdin.isatty():  # a script: show what it typed, so the transcript reads
+            print(line)
+        return line
     except EOFError:
         print()
         return None
