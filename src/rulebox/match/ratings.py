@@ -47,10 +47,11 @@ def expected_score(elo_a: float, elo_b: float) -> float:
 
 
 def elo_difference(score: float) -> float:
-    """The Elo difference that a mean score in (0, 1) implies (infinite at 0 or 1)."""
-    if score <= 0.0:
+    """The Elo difference that a mean score in (0, 1) implies (infinite at 0 or 1, and within
+    rounding of them)."""
+    if score <= 1e-9:
         return -math.inf
-    if score >= 1.0:
+    if score >= 1.0 - 1e-9:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
