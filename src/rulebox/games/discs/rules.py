@@ -30,6 +30,7 @@ from typing import Any, Self
 
 from rulebox.core.errors import IllegalMoveError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.options import int_option
 from rulebox.games.discs.geometry import (
     ARRANGE_ORDER,
     CORNER_PAIRS,
@@ -110,7 +111,11 @@ class Discs(Game):
     id = "discs"
     title = "Discs"
     player_counts = (2,)
-    option_specs = ()
+    option_specs = (
+        int_option("quiet_limit", QUIET_TURN_LIMIT,
+                   "turns in a row without a new token that draw the game (DSC-7, our "
+                   "addition); 0 plays the rulebook's text, which has no such limit", 0, 100_000),
+    )
     max_moves = 2 + ACTIONS_PER_TURN * MAX_TURNS
     return_bounds = (-1.0, 1.0)
 
@@ -437,8 +442,9 @@ class Discs(Game):
         key = self._start_key()
         seen = self._reps.get(key, 0) + 1
         self._reps[key] = seen
-        if self._quiet >= QUIET_TURN_LIMIT:
-            self._result = ((), f"{QUIET_TURN_LIMIT} turns in a row without a new token")
+        limit = self.opts["quiet_limit"]
+        if limit and self._quiet >= limit:
+            self._result = ((), f"{limit} turns in a row without a new token")
         elif seen >= REPETITION_LIMIT:
             self._result = ((), "the same position at the start of a turn for the third time")
         return key
@@ -727,12 +733,13 @@ class Discs(Game):
         passes, quiet = data.get("passes"), data.get("quiet_turns")
         if passes not in (0, 1) or isinstance(passes, bool):
             raise StateError("passes must be 0 or 1")
-        if not isinstance(quiet, int) or isinstance(quiet, bool) or not (
-            0 <= quiet <= QUIET_TURN_LIMIT
+        limit = self.opts["quiet_limit"] or None
+        if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0 or (
+            limit is not None and quiet > limit
         ):
-            raise StateError(f"quiet_turns must be from 0 to {QUIET_TURN_LIMIT} [DSC-7]")
-        if quiet == QUIET_TURN_LIMIT and self._result is None:
-            raise StateError(f"{QUIET_TURN_LIMIT} quiet turns end the game [DSC-7]")
+            raise StateError(f"quiet_turns must be from 0 to {limit} [DSC-7]")
+        if quiet == limit and self._result is None:
+            raise StateError(f"{limit} quiet turns end the game [DSC-7]")
         self._passes, self._quiet = passes, quiet
         seen = data.get("seen", {})
         if not isinstance(seen, dict) or not all(
