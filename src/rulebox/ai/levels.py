@@ -45,14 +45,14 @@ LEVELS: dict[str, dict[str, Level]] = {
         "hard": Level("alphabeta"),
         "best": Level("alphabeta"),
     },
-    # MCTS with random playouts is weak in Discs (it lost 0-4 to greedy at 0.1 s a move and
-    # misses one-move threats); alpha-beta sees them and beat greedy 4-0 at 0.5 s a move;
-    # greedy beat greedy:epsilon=0.5 15-5
+    # Discs, at 0.25 s a move: mcts beat alpha-beta 4-2 (and 4-0 at 1 s; with playouts cut
+    # at 10 actions, 4-0 at 0.25 s); alpha-beta beat greedy 4-0 at 0.5 s; greedy beat
+    # greedy:epsilon=0.5 15-5. (Alpha-beta sees one-move threats that MCTS may miss.)
     "discs": {
-        "easy": Level("greedy", {"epsilon": "0.5"}),
-        "medium": Level("greedy"),
-        "hard": Level("alphabeta"),
-        "best": Level("alphabeta"),
+        "easy": Level("greedy"),
+        "medium": Level("alphabeta"),
+        "hard": Level("mcts"),
+        "best": Level("mcts"),
     },
     # deals 0..999 (bench/bench_36to1_strength.py): connected 5.7%, counter without the
     # fragile terms 18.5%, counter 22.8%; counter with lookahead at 0.5 s: 26/100
