@@ -37,7 +37,12 @@ class AmbiguousMoveError(RuleboxError):
 
 
 class GameOverError(IllegalMoveError):
-    """A move was given after the game ended."""
+    """A move was given after the game ended (``illegal: the game is over: <how it ended>``)."""
+
+    def __init__(self, how: str = "") -> None:
+        RuleboxError.__init__(self, "illegal: the game is over" + (f": {how}" if how else ""))
+        self.reason = "the game is over"
+        self.rule = ""
 
 
 class NothingToUndoError(RuleboxError):

@@ -157,10 +157,14 @@ class Game(abc.ABC):
         if not isinstance(text, str):
             raise InvalidMoveError(repr(text), "a move is text")
         if self.is_terminal():
-            raise GameOverError("the game is over", "END")
+            raise GameOverError(self._end_text())
         move = self.parse_move(text)
         self.check_move(move)
         return move
+
+    def _end_text(self) -> str:
+        outcome = self.outcome()
+        return outcome.reason if outcome is not None else ""
 
     def apply(self, move: Any) -> Any:
         """Play ``move`` (a move value or its text) after checking it; returns the move value."""
@@ -168,7 +172,7 @@ class Game(abc.ABC):
             move = self.parse(move)
         else:
             if self.is_terminal():
-                raise GameOverError("the game is over", "END")
+                raise GameOverError(self._end_text())
             self.check_move(move)
         self.apply_unchecked(move)
         return move
