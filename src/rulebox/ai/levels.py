@@ -30,7 +30,7 @@ class Level:
 LEVELS: dict[str, dict[str, Level]] = {
     # 10 games a pair at 0.3 s a move: easy-random 10-0, medium-easy 9-1, hard-medium 7-3
     # (Bradley-Terry: random 0, easy +373, medium +662, hard +795); best beat mcts 19-1 and
-    # random 20-0 at 0.25 s
+    # random 20-0 at 0.25 s, and mcts 47-0-3 at 1 s
     "columns": {
         "easy": Level("greedy"),
         "medium": Level("alphabeta", {"depth": "2"}),
@@ -38,7 +38,8 @@ LEVELS: dict[str, dict[str, Level]] = {
         "best": Level("alphabeta"),
     },
     # 10 games a pair at 0.3 s: easy-random 9-0-1, medium-easy 8-1-1, hard-medium 8-2-0
-    # (random 0, easy +222, medium +422, hard +679); best beat mcts 16-1-3 at 0.25 s
+    # (random 0, easy +222, medium +422, hard +679); best beat mcts 16-1-3 at 0.25 s and
+    # 42-3-5 at 1 s
     "countred": {
         "easy": Level("greedy"),
         "medium": Level("alphabeta", {"depth": "2"}),
@@ -47,7 +48,8 @@ LEVELS: dict[str, dict[str, Level]] = {
     },
     # Discs, at 0.25 s a move: mcts beat alpha-beta 4-2 (and 4-0 at 1 s; with playouts cut
     # at 10 actions, 4-0 at 0.25 s); alpha-beta beat greedy 4-0 at 0.5 s; greedy beat
-    # greedy:epsilon=0.5 15-5. (Alpha-beta sees one-move threats that MCTS may miss.)
+    # greedy:epsilon=0.5 15-5. Levels at 0.25 s: medium-easy 4-0, hard-easy 4-0,
+    # hard-medium 3-1. (Alpha-beta sees one-move threats that MCTS may miss.)
     "discs": {
         "easy": Level("greedy"),
         "medium": Level("alphabeta"),
@@ -62,8 +64,9 @@ LEVELS: dict[str, dict[str, Level]] = {
         "hard": Level("counter", {"lookahead": "1"}),
         "best": Level("counter", {"lookahead": "1"}),
     },
-    # at 0.25 s a move: ismcts (no playouts) beat greedy 4-0 and greedy beat random 4-0 and
-    # greedy:epsilon=0.7 7-1; determinized mcts (no playouts) beat ismcts 5-1
+    # at 0.25 s a move: greedy beat greedy:epsilon=0.7 7-1 and 4-0, and random 4-0;
+    # determinized mcts (no playouts) beat greedy 5-1, 2-2 and 19-1-10, and ismcts 5-1.
+    # At 1 s: mcts beat random 10-0 and greedy 6-4, and drew 5-5 with ismcts
     "columba": {
         "easy": Level("greedy", {"epsilon": "0.7"}),
         "medium": Level("greedy"),
