@@ -106,7 +106,7 @@ def test_best_child_is_the_most_visited() -> None:
 
 
 # --- MCTS on the hand-checked game --------------------------------------------------------
-@pytest.mark.parametrize(("stones", "actions"), [(7, 1), (8, 1), (5, 2), (7, 2)])
+@pytest.mark.parametrize(("stones", "actions"), [(7, 1), (8, 1), (4, 2), (7, 2), (10, 2)])
 def test_mcts_finds_the_winning_move_of_stones(stones: int, actions: int) -> None:
     game = Stones.new({"stones": str(stones), "actions": str(actions), "seed": "0"})
     good = winning_moves(game)
