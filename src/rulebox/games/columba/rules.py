@@ -1424,6 +1424,8 @@ class Columba(Game):
 
     def determinize(self, player: int, rng: random.Random) -> Self:
         g = self.clone()
+        # shuffle a sorted copy, so that the result cannot depend on the hidden order
+        g._deck = sorted(g._deck)
         rng.shuffle(g._deck)
         g._dirty()
         return g

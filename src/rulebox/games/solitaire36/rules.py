@@ -498,6 +498,8 @@ class Solitaire36(Game):
     def determinize(self, player: int, rng: random.Random) -> Self:
         """A copy with the draw pile reshuffled by ``rng`` (the only hidden part)."""
         g = self.clone()
+        # shuffle a sorted copy, so that the result cannot depend on the hidden order
+        g._pile = sorted(g._pile)
         rng.shuffle(g._pile)
         g._legal = None
         return g
