@@ -18,7 +18,17 @@ GAMES = game_ids()
 # (game, options) pairs: each game with its default options, plus multi-player set-ups.
 CASES: list[tuple[str, dict[str, str]]] = [(g, {}) for g in GAMES]
 if "columba" in GAMES:
-    CASES += [("columba", {"players": "3"}), ("columba", {"players": "4"})]
+    CASES += [
+        ("columba", {"players": "3"}),
+        ("columba", {"players": "4"}),
+        ("columba", {"variant": "kids", "players": "4"}),
+        ("columba", {"pond": "1", "officia": "1"}),
+        ("columba", {"pond": "1", "officia": "1", "players": "4"}),
+    ]
+if "36to1" in GAMES:
+    CASES += [("36to1", {"green": "2", "grid": "random"}), ("36to1", {"end": "literal"})]
+if "countred" in GAMES:
+    CASES += [("countred", {"stack_lift": "free"})]
 
 SEEDS = (1, 2, 3)
 
