@@ -110,6 +110,8 @@ def render(game: Columba, player: int | None = None) -> Text:
         out.append(f" player {p}{team}{office}: {goal}; reserve {res}; dovecotes left {small} "
                    f"small {large} large; falcons {chicks} chick {adults} adult; "
                    f"score {scores[p]}\n")
+        if role:
+            out.append(f"         {role}: {POWERS[role]}\n", style="dim")
     rules = []
     if game.opts.get("variant") == "kids":
         rules.append("children's game (CB-13): cards and dovecotes only")
