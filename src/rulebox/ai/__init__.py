@@ -9,6 +9,7 @@ import warnings
 from rulebox.ai import (  # noqa: F401  (each module registers its agents)
     alphabeta,
     greedy,
+    hybrid,
     levels,
     mcts,
     random_agent,

@@ -41,6 +41,23 @@ class Budget:
         """The budget that ``time=`` / ``iterations=`` describe (default: ``default_time``)."""
         return cls(settings.time, settings.iterations, default_time)
 
+    def part(self, share: float, iterations: int | None = None) -> Budget:
+        """A budget for the first ``share`` of this one's time (same start), capped at
+        ``iterations`` when given: for a search that runs in stages."""
+        part = Budget.__new__(Budget)
+        part.start = self.start
+        part.iterations = iterations
+        part.deadline = (
+            None if self.deadline is None else self.start + share * (self.deadline - self.start)
+        )
+        return part
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (``None`` without one)."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - _time.perf_counter())
+
     def out_of_time(self) -> bool:
         """Whether the deadline (if any) has passed."""
         return self.deadline is not None and _time.perf_counter() >= self.deadline

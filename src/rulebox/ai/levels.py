@@ -123,7 +123,7 @@ _DESCRIPTIONS = {
     "hard": "difficulty level: hard (the best agent, at the time= given)",
 }
 
-LEVEL_SETTINGS = ("depth", "lookahead", "c", "playout", "epsilon", "fragile")
+LEVEL_SETTINGS = ("depth", "lookahead", "c", "playout", "epsilon", "fragile", "screen")
 """The agents' own settings a level passes on (each agent reads those it knows)."""
 
 for _level in ("best", "easy", "medium", "hard"):

@@ -99,6 +99,26 @@ def backup(node: Node | None, rewards: Sequence[float]) -> None:
         node = node.parent
 
 
+def _decided(roots: list[Node], legal: set[Any], n: int, budget: Budget) -> bool:
+    """Whether the most visited root move can no longer be overtaken before the deadline, at
+    the rate the search has kept so far (then more search could not change the choice)."""
+    left = budget.remaining()
+    if left is None:
+        return False
+    visits: dict[Any, int] = {}
+    for root in roots:
+        for move, child in root.children.items():
+            if move in legal:
+                visits[move] = visits.get(move, 0) + child.visits
+        if root.untried:
+            return False  # a root move not tried yet
+    if len(visits) < 2:
+        return False
+    first, second = sorted(visits.values(), reverse=True)[:2]
+    expected = n / max(budget.elapsed(), 1e-6) * left
+    return first - second > expected
+
+
 def best_child(root: Node) -> Node:
     """The most visited child (the higher mean among equals)."""
     return max(root.children.values(), key=lambda n: (n.visits, n.mean()))
@@ -242,7 +262,13 @@ class MctsAgent:
             raise ValueError("no legal move: the game is over")
         if len(moves) == 1:
             return moves[0]
-        budget = Budget.from_settings(self.settings)
+        return self.search(game, moves, Budget.from_settings(self.settings))
+
+    def search(
+        self, game: Game, moves: list[Any], budget: Budget, root_moves: list[Any] | None = None
+    ) -> Any:
+        """The move UCT chooses within ``budget``; ``root_moves`` (default: every legal move)
+        are the moves it may choose at the root."""
         rand = self._rng(game)
         searcher = Searcher(self.h, self.config, rand)
         me = game.current_player()
@@ -252,12 +278,19 @@ class MctsAgent:
         else:
             worlds = [game]
         roots = [Node() for _ in worlds]
+        if root_moves is not None:
+            for root in roots:
+                root.untried = sorted(root_moves, key=str)
+                rand.shuffle(root.untried)
+        legal = set(moves)
         n = 0
         while not budget.done(n):
             i = n % len(worlds)
             if not searcher.uct_iteration(roots[i], worlds[i].clone(), budget):
                 break
             n += 1
+            if not n & 127 and budget.iterations is None and _decided(roots, legal, n, budget):
+                break
         self.last_iterations = n
         return self._pick(roots, moves)
 
