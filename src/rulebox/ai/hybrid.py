@@ -11,8 +11,9 @@ plies (4 by default: in Discs, the rest of a turn and the opponent's main action
   time left (if every move is proved lost, it plays the one that loses latest).
 
 Only proven results (a finished game within the searched depth) are used: the screen evaluates
-no position (an unfinished leaf is worth 0) and does not steer UCT otherwise. This is an MCTS-minimax hybrid with minimax at the root (Baier &
-Winands 2013). It plays the games without hidden information that alpha-beta plays.
+no position (an unfinished leaf is worth 0) and does not steer UCT otherwise. This is an
+MCTS-minimax hybrid with minimax at the root (Baier & Winands 2013). It plays the games
+without hidden information that alpha-beta plays.
 
 With ``iterations=N`` the screen gets ``10 * N`` alpha-beta nodes and UCT ``N`` iterations, so
 the move is exactly repeatable.
