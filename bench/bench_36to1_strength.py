@@ -5,12 +5,17 @@ simple baseline that only avoids splitting the cubes into two groups.
                                          [--workers 2] [--time 1]
 
 Prints, per agent: wins / deals, the win rate with its 95% Wilson interval, the mean number of
-cubes left, and the slowest move.
+cubes left, and the slowest move. With two or more agents it then compares each pair on the
+same deals: the deals only one of them won, and the two-sided sign-test p-value of that split
+(a paired comparison needs far fewer deals than two separate win rates). ``--json FILE``
+keeps every deal's result.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -39,6 +44,16 @@ def play(args: tuple[str, int, float | None]) -> tuple[int, int, float]:
     return int(left == 1), left, slowest
 
 
+def sign_test(a: int, b: int) -> float:
+    """Two-sided exact binomial p-value of ``a`` against ``b`` discordant deals (p = 1/2)."""
+    n = a + b
+    if n == 0:
+        return 1.0
+    k = min(a, b)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=1000)
@@ -46,9 +61,12 @@ def main() -> None:
     parser.add_argument("--agents", default="connected,counter:lookahead=0")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time", type=float, default=None)
+    parser.add_argument("--json", metavar="FILE", help="write every deal's result to FILE")
     args = parser.parse_args()
     seeds = range(args.first, args.first + args.deals)
-    for label in args.agents.split(","):
+    won: dict[str, list[int]] = {}
+    labels = args.agents.split(",")
+    for label in labels:
         t0 = time.perf_counter()
         jobs = [(label, s, args.time) for s in seeds]
         if args.workers > 1:
@@ -56,6 +74,7 @@ def main() -> None:
                 results = list(pool.map(play, jobs, chunksize=8))
         else:
             results = [play(j) for j in jobs]
+        won[label] = [r[0] for r in results]
         wins = sum(r[0] for r in results)
         lo, hi = wilson_interval(wins, len(results))
         cubes = sum(r[1] for r in results) / len(results)
@@ -64,6 +83,15 @@ def main() -> None:
               f"= {wins / len(results):.1%} (95% CI {lo:.1%}-{hi:.1%}), mean cubes left "
               f"{cubes:.2f}, slowest move {slowest:.2f}s, {time.perf_counter() - t0:.0f}s",
               flush=True)
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            only_a = sum(x and not y for x, y in zip(won[a], won[b], strict=True))
+            only_b = sum(y and not x for x, y in zip(won[a], won[b], strict=True))
+            print(f"{a} vs {b} on the same deals: won only by {a} {only_a}, only by {b} "
+                  f"{only_b}, sign test p = {sign_test(only_a, only_b):.2g}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"deals": list(seeds), "time": args.time, "won": won}, f)
 
 
 if __name__ == "__main__":
