@@ -49,12 +49,13 @@ LEVELS: dict[str, dict[str, Level]] = {
     # Discs, at 0.25 s a move: mcts beat alpha-beta 4-2 (and 4-0 at 1 s; with playouts cut
     # at 10 actions, 4-0 at 0.25 s); alpha-beta beat greedy 4-0 at 0.5 s; greedy beat
     # greedy:epsilon=0.5 15-5. Levels at 0.25 s: medium-easy 4-0, hard-easy 4-0,
-    # hard-medium 3-1. (Alpha-beta sees one-move threats that MCTS may miss.)
+    # hard-medium 3-1. Plain MCTS misses some one-turn threats that alpha-beta sees, so hard
+    # and best are the hybrid: an alpha-beta proof screen, then MCTS (tests/ai/test_ai_tactics)
     "discs": {
         "easy": Level("greedy"),
         "medium": Level("alphabeta"),
-        "hard": Level("mcts"),
-        "best": Level("mcts"),
+        "hard": Level("hybrid"),
+        "best": Level("hybrid"),
     },
     # deals 0..999 (bench/bench_36to1_strength.py): connected 5.7%, counter without the
     # fragile terms 18.5%, counter 22.8%; counter with lookahead at 0.5 s: 26/100
