@@ -96,3 +96,52 @@ def test_cli_refuses_unknown_agents() -> None:
     cli.add_arguments(parser)
     args = parser.parse_args(["columns", "--agents", "random,nobody", "--quiet"])
     assert cli.run(args) == 2
+
+
+def _run_logged(log: Path, games: str = "4", seed: str = "4") -> int:
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    args = parser.parse_args(["columns", "--agents", "random,greedy", "--games", games,
+                              "--workers", "1", "--seed", seed, "--quiet", "--log", str(log)])
+    return cli.run(args)
+
+
+def test_a_logged_tournament_goes_on_where_it_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "t.jsonl"
+    assert _run_logged(log) == 0
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "rulebox-tournament-log/1"
+    assert len(lines) == 1 + 4  # the header, then one line a game
+    full = capsys.readouterr().out
+    # stopped after two games, the third cut short in the middle of its line
+    log.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])
+    assert _run_logged(log) == 0
+    resumed = capsys.readouterr().out
+    assert "2 game(s) already played" in resumed
+    again = [json.loads(x) for x in log.read_text().splitlines()[1:] if x.startswith("{\"index")
+             and x.endswith("}")]
+    assert sorted(r["index"] for r in again) == [0, 1, 2, 3]  # the two missing games, once each
+    # the same results as the run that was never stopped (random and greedy are seeded)
+    table = [x for x in full.splitlines() if x.startswith("│")]
+    assert table == [x for x in resumed.splitlines() if x.startswith("│")]
+    # run once more: nothing left to play
+    assert _run_logged(log) == 0
+    assert "4 game(s) already played" in capsys.readouterr().out
+    assert len(log.read_text().splitlines()) == 1 + 2 + 1 + 2  # the cut line stays, skipped
+
+
+def test_a_log_of_another_tournament_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "t.jsonl"
+    assert _run_logged(log, games="2") == 0
+    before = log.read_text()
+    assert _run_logged(log, games="2", seed="5") == 2
+    assert "log of another tournament" in capsys.readouterr().err
+    assert log.read_text() == before  # nothing written
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n")
+    assert _run_logged(junk) == 2
+    assert junk.read_text() == "not json\n"

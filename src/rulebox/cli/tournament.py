@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game option (repeatable), e.g. -o players=3")
     parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
     parser.add_argument("--json", metavar="FILE", help="write the full results to FILE")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append each finished game to FILE (JSON lines); run the same "
+                             "command again to go on where it stopped")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -59,7 +62,18 @@ def run(args: argparse.Namespace) -> int:
     from rulebox.ai import make_agent
     from rulebox.core.registry import game_entry, new_game
     from rulebox.match.ratings import score_interval, wilson_interval
-    from rulebox.match.tournament import AgentSpec, run_jobs, schedule, summarize, write_csv
+    from rulebox.match.tournament import (
+        AgentSpec,
+        GameResult,
+        LogError,
+        log_header,
+        open_log,
+        read_log,
+        run_jobs,
+        schedule,
+        summarize,
+        write_csv,
+    )
 
     console = Console()
     if not console.is_terminal:  # a file or a pipe: room for every column
@@ -83,17 +97,39 @@ def run(args: argparse.Namespace) -> int:
         return 2
     workers = args.workers if args.workers else (os.cpu_count() or 1)
     jobs = schedule(entry.id, specs, args.games, args.seed, options, args.time)
+    done: list[GameResult] = []
+    log = None
+    if getattr(args, "log", None):
+        header = log_header(entry.id, specs, args.games, args.seed, options, args.time)
+        try:
+            done = read_log(args.log, header, jobs)
+            log = open_log(args.log, header)
+        except (LogError, OSError) as e:
+            err.print(f"[red]error:[/red] {e}")
+            return 2
     console.print(
         f"[bold]{entry.title}[/bold]: {len(jobs)} games, agents "
         + ", ".join(s.label for s in specs) + f", seed {args.seed}, {workers} worker(s)"
     )
+    if done:
+        console.print(f"{len(done)} game(s) already played in {args.log}; "
+                      f"playing the other {len(jobs) - len(done)}")
+    finished = {r.index for r in done}
+    todo = [j for j in jobs if j.index not in finished]
     progress = Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
         MofNCompleteColumn(), TimeElapsedColumn(), console=err, disable=bool(args.quiet),
     )
     with progress:
-        task = progress.add_task("playing", total=len(jobs))
-        results = run_jobs(jobs, workers, lambda r: progress.advance(task))
+        task = progress.add_task("playing", total=len(jobs), completed=len(done))
+
+        def on_result(result: GameResult) -> None:
+            progress.advance(task)
+            if log is not None:
+                log(result)
+
+        results = run_jobs(todo, workers, on_result)
+    results = sorted(done + results, key=lambda r: r.index)
     summary = summarize(entry.id, specs, results)
 
     table = Table(title=f"{entry.title}: results")

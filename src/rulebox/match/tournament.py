@@ -183,6 +183,104 @@ def schedule(
     return jobs
 
 
+# --- the results log: one JSON line a game, so a long tournament can stop and go on later ----
+LOG_FORMAT = "rulebox-tournament-log/1"
+
+
+class LogError(ValueError):
+    """A results log that cannot be used for this tournament."""
+
+
+def log_header(
+    game_id: str, agents: Sequence[AgentSpec], games: int, seed: int,
+    options: Mapping[str, str] | None, time: float | None,
+) -> dict[str, Any]:
+    """What identifies a tournament in its log: the same header, the same games."""
+    return {"format": LOG_FORMAT, "game": game_id, "agents": [a.label for a in agents],
+            "games": games, "seed": seed, "options": dict(sorted((options or {}).items())),
+            "time": time}
+
+
+def result_from_json(data: Any) -> GameResult:
+    """A :class:`GameResult` from its JSON form; ``ValueError`` if it is not one."""
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    try:
+        r = GameResult(
+            index=int(data["index"]), seed=int(data["seed"]),
+            seats=[str(x) for x in data["seats"]],
+            returns=[float(x) for x in data["returns"]],
+            winners=[int(x) for x in data["winners"]], first_player=int(data["first_player"]),
+            plies=int(data["plies"]), reason=str(data["reason"]),
+            seconds=float(data["seconds"]),
+            max_move_seconds={str(k): float(v)
+                              for k, v in dict(data.get("max_move_seconds") or {}).items()},
+            error=None if data.get("error") is None else str(data["error"]),
+        )
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"not a game result ({e})") from None
+    return r
+
+
+def read_log(path: str, header: Mapping[str, Any], jobs: Sequence[GameJob]) -> list[GameResult]:
+    """The finished games of this tournament in the log at ``path`` (none if there is no
+    file). A log of another tournament raises :class:`LogError`; a line that is not a result of
+    one of ``jobs`` (a line cut short when the run was stopped) is skipped."""
+    import json
+    import os
+
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return []
+    by_index = {j.index: j for j in jobs}
+    found: dict[int, GameResult] = {}
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+        try:
+            head = json.loads(first)
+        except ValueError:
+            raise LogError(f"{path} is not a tournament log") from None
+        if not isinstance(head, dict) or head.get("format") != LOG_FORMAT:
+            raise LogError(f"{path} is not a tournament log")
+        if head != dict(header):
+            raise LogError(f"{path} is the log of another tournament (its game, agents, "
+                           "games, seed, options or time differ); name a new file")
+        for line in f:
+            try:
+                r = result_from_json(json.loads(line))
+            except ValueError:
+                continue
+            job = by_index.get(r.index)
+            if job is None or job.seed != r.seed or [a.label for a in job.seats] != r.seats:
+                continue
+            found[r.index] = r
+    return [found[i] for i in sorted(found)]
+
+
+def open_log(path: str, header: Mapping[str, Any]) -> Callable[[GameResult], None]:
+    """Start (or continue) the log at ``path``; returns a function that appends one result."""
+    import json
+    import os
+
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    if not new:  # a line cut short by a stop must not run into the next one
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            ends_clean = f.read(1) == b"\n"
+        if not ends_clean:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("\n")
+    if new:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(dict(header)) + "\n")
+
+    def append(result: GameResult) -> None:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(asdict(result)) + "\n")
+            f.flush()
+
+    return append
+
+
 def run_jobs(
     jobs: Sequence[GameJob],
     workers: int = 1,
