@@ -249,11 +249,12 @@ DISCS_BLOCKS = [
     ),
 ]
 DISCS_AGENTS = {"alphabeta": {"iterations": "20000"}, "mcts": {"iterations": "600"},
-                "medium": {"iterations": "20000"}, "hybrid": {"iterations": "600"},
+                "hard": {"iterations": "600"}, "hybrid": {"iterations": "600"},
                 "best": {"iterations": "600"}}
-DISCS_BLOCKERS = ["alphabeta", "medium", "hybrid", "best"]
+DISCS_BLOCKERS = ["alphabeta", "hard", "hybrid", "best"]
 """Plain MCTS does not see these bars within a test's iterations (its playouts end most turns
-at once); alpha-beta and the hybrid's alpha-beta screen (Discs' ``best``) see them."""
+at once); alpha-beta and the hybrid's alpha-beta screen (Discs' ``hard`` and ``best``) see
+them."""
 
 
 def _wins_at_once(game: Game) -> bool:

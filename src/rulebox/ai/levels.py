@@ -46,14 +46,14 @@ LEVELS: dict[str, dict[str, Level]] = {
         "hard": Level("alphabeta"),
         "best": Level("alphabeta"),
     },
-    # Discs, at 0.25 s a move: mcts beat alpha-beta 4-2 (and 4-0 at 1 s; with playouts cut
-    # at 10 actions, 4-0 at 0.25 s); alpha-beta beat greedy 4-0 at 0.5 s; greedy beat
-    # greedy:epsilon=0.5 15-5. Levels at 0.25 s: medium-easy 4-0, hard-easy 4-0,
-    # hard-medium 3-1. Plain MCTS misses some one-turn threats that alpha-beta sees, so hard
-    # and best are the hybrid: an alpha-beta proof screen, then MCTS (tests/ai/test_ai_tactics)
+    # Discs, at 0.25 s a move (bench/bench_levels_strength.py, seats rotated): greedy beat
+    # greedy:epsilon=0.5 26-1-13 and 15-5; the hybrid beat greedy 20-0 and alpha-beta 11-9
+    # (alpha-beta beat greedy 18-1-1). Plain MCTS misses some one-turn threats that alpha-beta
+    # sees, so hard and best are the hybrid: alpha-beta proofs first, then MCTS
+    # (tests/ai/test_ai_tactics.py); at 1 s it beat plain MCTS 10-4-6
     "discs": {
-        "easy": Level("greedy"),
-        "medium": Level("alphabeta"),
+        "easy": Level("greedy", {"epsilon": "0.5"}),
+        "medium": Level("greedy"),
         "hard": Level("hybrid"),
         "best": Level("hybrid"),
     },
