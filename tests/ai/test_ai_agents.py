@@ -127,5 +127,5 @@ def test_levels_stand_for_their_agents_and_pass_settings_on() -> None:
             inner = agent.inner.settings if hasattr(agent.inner, "settings") else None  # type: ignore[attr-defined]
             if inner is not None:
                 assert inner.time == 0.5 and inner.seed == 4
-    capped = make_agent("medium", "columns", {"iterations": "77"})
+    capped = make_agent("medium", "countred", {"iterations": "77"})
     assert capped.inner.settings.iterations == 77  # type: ignore[attr-defined]

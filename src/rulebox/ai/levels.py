@@ -28,18 +28,19 @@ class Level:
 
 
 LEVELS: dict[str, dict[str, Level]] = {
-    # 10 games a pair at 0.3 s a move: easy-random 10-0, medium-easy 9-1, hard-medium 7-3
-    # (Bradley-Terry: random 0, easy +373, medium +662, hard +795); best beat mcts 19-1 and
-    # random 20-0 at 0.25 s, and mcts 47-0-3 at 1 s
+    # at 0.3 s a move, seats rotated: greedy:epsilon=0.5 beat random 29-0-1, greedy beat
+    # greedy:epsilon=0.5 24-0-6, alpha-beta beat greedy 30-0 (alpha-beta at depth 2 was not
+    # clearly weaker than full alpha-beta: 13-0-17). best beat random 100-0-0 and mcts 91-0-9
+    # in 100 games at 1 s
     "columns": {
-        "easy": Level("greedy"),
-        "medium": Level("alphabeta", {"depth": "2"}),
+        "easy": Level("greedy", {"epsilon": "0.5"}),
+        "medium": Level("greedy"),
         "hard": Level("alphabeta"),
         "best": Level("alphabeta"),
     },
     # 10 games a pair at 0.3 s: easy-random 9-0-1, medium-easy 8-1-1, hard-medium 8-2-0
-    # (random 0, easy +222, medium +422, hard +679); best beat mcts 16-1-3 at 0.25 s and
-    # 42-3-5 at 1 s
+    # (random 0, easy +222, medium +422, hard +679), and hard-medium 23-7-0 in 30 more; best
+    # beat random 98-2-0 and mcts 75-15-10 in 100 games at 1 s
     "countred": {
         "easy": Level("greedy"),
         "medium": Level("alphabeta", {"depth": "2"}),
