@@ -98,11 +98,12 @@ def test_cli_refuses_unknown_agents() -> None:
     assert cli.run(args) == 2
 
 
-def _run_logged(log: Path, games: str = "4", seed: str = "4") -> int:
+def _run_logged(log: Path, games: str = "4", seed: str = "4", *more: str) -> int:
     parser = argparse.ArgumentParser()
     cli.add_arguments(parser)
     args = parser.parse_args(["columns", "--agents", "random,greedy", "--games", games,
-                              "--workers", "1", "--seed", seed, "--quiet", "--log", str(log)])
+                              "--workers", "1", "--seed", seed, "--quiet", "--log", str(log),
+                              *more])
     return cli.run(args)
 
 
@@ -147,3 +148,22 @@ def test_a_log_of_another_tournament_is_refused(
     junk.write_text("not json\n")
     assert _run_logged(junk) == 2
     assert junk.read_text() == "not json\n"
+
+
+def test_report_shows_the_games_so_far_and_plays_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "t.jsonl"
+    assert _run_logged(log, "4", "4", "--report") == 2  # nothing played yet
+    assert "no games" in capsys.readouterr().err and not log.exists()
+    assert _run_logged(log) == 0
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:3]) + "\n")  # two of the four games
+    assert _run_logged(log, "4", "4", "--report") == 0
+    out = capsys.readouterr().out
+    assert "the 2 of 4 games played so far" in out
+    assert "│ random │ greedy │" in out
+    assert len(log.read_text().splitlines()) == 3  # no game played, nothing written
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    assert cli.run(parser.parse_args(["columns", "--agents", "random,greedy", "--report"])) == 2

@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", metavar="FILE",
                         help="append each finished game to FILE (JSON lines); run the same "
                              "command again to go on where it stopped")
+    parser.add_argument("--report", action="store_true",
+                        help="with --log: show the results of the games in the log so far, "
+                             "and play none")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -103,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         header = log_header(entry.id, specs, args.games, args.seed, options, args.time)
         try:
             done = read_log(args.log, header, jobs)
-            log = open_log(args.log, header)
+            if not getattr(args, "report", False):
+                log = open_log(args.log, header)
         except (LogError, OSError) as e:
             err.print(f"[red]error:[/red] {e}")
             return 2
@@ -116,6 +120,15 @@ def run(args: argparse.Namespace) -> int:
                       f"playing the other {len(jobs) - len(done)}")
     finished = {r.index for r in done}
     todo = [j for j in jobs if j.index not in finished]
+    if getattr(args, "report", False):
+        if not getattr(args, "log", None):
+            err.print("[red]error:[/red] --report needs --log FILE")
+            return 2
+        if not done:
+            err.print(f"[red]error:[/red] no games of this tournament in {args.log} yet")
+            return 2
+        console.print(f"the {len(done)} of {len(jobs)} games played so far:")
+        todo = []
     progress = Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
         MofNCompleteColumn(), TimeElapsedColumn(), console=err, disable=bool(args.quiet),
