@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.game import TERMINAL, Game
@@ -280,9 +280,7 @@ class AlphaBetaAgent:
 
     def choose(self, game: Game) -> Any:
         budget = Budget.from_settings(self.settings)
-        moves = sorted(game.legal_moves(), key=str)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = sorted(choosable_moves(game), key=str)
         if len(moves) == 1:
             return moves[0]
         # the same seed and position give the same order, whatever came before

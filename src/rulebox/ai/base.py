@@ -26,6 +26,14 @@ class Agent(Protocol):
         ...
 
 
+def choosable_moves(game: Game) -> list[Any]:
+    """The legal moves an agent chooses from; ``ValueError`` when the game is over."""
+    moves = game.legal_moves()
+    if not moves:
+        raise ValueError("no legal move: the game is over")
+    return moves
+
+
 @dataclass(frozen=True)
 class Settings:
     """The settings every agent accepts: ``time=`` seconds per move, ``iterations=``, ``seed=``."""

@@ -31,7 +31,7 @@ from rulebox.ai.alphabeta import (
     TranspositionTable,
     terminal_value,
 )
-from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.ai.mcts import MctsAgent
@@ -118,9 +118,7 @@ class HybridAgent:
         return self.uct.last_iterations
 
     def choose(self, game: Game) -> Any:
-        moves = game.legal_moves()
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = choosable_moves(game)
         if len(moves) == 1:
             return moves[0]
         budget = Budget.from_settings(self.settings)

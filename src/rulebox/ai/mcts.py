@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.game import TERMINAL, Game
@@ -257,9 +257,7 @@ class MctsAgent:
         return rng(self.settings.seed, self.name, self.game_id, len(game.history))
 
     def choose(self, game: Game) -> Any:
-        moves = game.legal_moves()
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = choosable_moves(game)
         if len(moves) == 1:
             return moves[0]
         return self.search(game, moves, Budget.from_settings(self.settings))
@@ -316,9 +314,7 @@ class IsmctsAgent(MctsAgent):
     name = "ismcts"
 
     def choose(self, game: Game) -> Any:
-        moves = game.legal_moves()
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = choosable_moves(game)
         if len(moves) == 1:
             return moves[0]
         budget = Budget.from_settings(self.settings)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.core.game import Game
 from rulebox.core.rng import rng
 
@@ -18,9 +18,7 @@ class RandomAgent:
         self._rng = rng(settings.seed, "random-agent", game_id)
 
     def choose(self, game: Game) -> Any:
-        moves = sorted(game.legal_moves(), key=str)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = sorted(choosable_moves(game), key=str)
         return self._rng.choice(moves)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulebox.ai.base import AgentEntry, Settings, register_agent
+from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics.solitaire36 import (
     LOST,
@@ -44,9 +44,7 @@ class ConnectedAgent:
         self._rng = rng(settings.seed, "connected", game_id)
 
     def choose(self, game: Game) -> Any:
-        moves = sorted(game.legal_moves(), key=str)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = sorted(choosable_moves(game), key=str)
         occ, _ = masks_of(game)
         keep = []
         for m in moves:
@@ -78,9 +76,7 @@ class CounterAgent:
 
     def choose(self, game: Game) -> Any:
         g: Any = game
-        moves = sorted(game.legal_moves(), key=str)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+        moves = sorted(choosable_moves(game), key=str)
         if len(moves) == 1:
             return moves[0]
         budget = Budget.from_settings(self.settings, default_time=10.0)
