@@ -7,6 +7,9 @@ A heuristic module ``rulebox.ai.heuristics.<module>`` defines
 - optionally ``order_key(game, move) -> float``: larger first, for move ordering in alpha-beta and
   for greedy playouts (cheap: it must not play the move);
 - optionally ``playout_move(game, moves, rng) -> move``: a quick move for MCTS playouts;
+- optionally ``doomed(game, move) -> bool``: ``True`` only when playing ``move`` certainly loses
+  for the mover whatever follows (a proof from public information, never a guess); MCTS does
+  not choose such a move while another is left;
 - optionally ``COPY_MAKE = True`` when ``clone`` + ``apply_unchecked`` is cheaper than
   ``apply_unchecked`` + ``undo`` for that game (search then copies instead of undoing).
 
@@ -42,6 +45,7 @@ class Heuristic:
     order_key: Callable[[Game, Any], float] | None = None
     playout_move: Callable[[Game, Sequence[Any], random.Random], Any] | None = None
     copy_make: bool = False
+    doomed: Callable[[Game, Any], bool] | None = None
 
     def value(self, game: Game, player: int) -> float:
         """The value of ``game`` for ``player`` (the true returns once the game is over)."""
@@ -84,6 +88,7 @@ def heuristic(game_id: str) -> Heuristic:
             getattr(module, "order_key", None),
             getattr(module, "playout_move", None),
             bool(getattr(module, "COPY_MAKE", False)),
+            getattr(module, "doomed", None),
         )
     _CACHE[game_id] = found
     return found

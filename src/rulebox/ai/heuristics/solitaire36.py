@@ -21,6 +21,7 @@ the replacement card is drawn (which card comes does not change ``R``).
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -197,3 +198,39 @@ def values(game: Game) -> list[float]:
     occ, colour_masks = masks_of(g)
     cards = list(g.faceup()) + list(g.unseen())
     return [plan_value(occ, colour_masks, cards, g.faceup())]
+
+
+SPLIT_TRIES = 4
+"""How many random moves :func:`playout_move` tries before it accepts one that splits."""
+
+
+def playout_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
+    """A random move that keeps the cubes in one group, if one of a few random tries does (a
+    split always loses, S36-2); discards are kept as they come."""
+    g: Any = game
+    occ = g.occupied()
+    move = moves[rng.randrange(len(moves))]
+    for _ in range(SPLIT_TRIES):
+        cell = move.cell
+        if cell >= NUM_CELLS:  # a discard
+            return move
+        rest = occ & ~(1 << cell)
+        if group_of(rest, rest & -rest) == rest:
+            return move
+        move = moves[rng.randrange(len(moves))]
+    return move
+
+
+def doomed(game: Game, move: Any) -> bool:
+    """Whether ``move`` certainly loses: after it the cubes form two groups, or the cards left
+    (face up and unseen) cannot remove all cubes but one (:func:`plan_value` is ``LOST``). The
+    card drawn to replace the one played is among the unseen cards either way."""
+    g: Any = game
+    occ, colour_masks = masks_of(g)
+    faceup = list(g.faceup())
+    other = [c for c in faceup if c != move.card]
+    if move.cell < NUM_CELLS:
+        bit = 1 << move.cell
+        occ ^= bit
+        colour_masks = [mask & ~bit for mask in colour_masks]
+    return plan_value(occ, colour_masks, other + list(g.unseen()), other) == LOST
