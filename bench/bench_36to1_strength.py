@@ -8,7 +8,8 @@ Prints, per agent: wins / deals, the win rate with its 95% Wilson interval, the 
 cubes left, and the slowest move. With two or more agents it then compares each pair on the
 same deals: the deals only one of them won, and the two-sided sign-test p-value of that split
 (a paired comparison needs far fewer deals than two separate win rates). ``--json FILE``
-keeps every deal's result.
+keeps every deal's result; ``--against FILE`` compares each agent, deal by deal, with the
+agents kept in such a file (on the deals both played).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time", type=float, default=None)
     parser.add_argument("--json", metavar="FILE", help="write every deal's result to FILE")
+    parser.add_argument("--against", metavar="FILE", help="earlier --json results to compare")
     args = parser.parse_args()
     seeds = range(args.first, args.first + args.deals)
     won: dict[str, list[int]] = {}
@@ -89,6 +91,18 @@ def main() -> None:
             only_b = sum(y and not x for x, y in zip(won[a], won[b], strict=True))
             print(f"{a} vs {b} on the same deals: won only by {a} {only_a}, only by {b} "
                   f"{only_b}, sign test p = {sign_test(only_a, only_b):.2g}")
+    if args.against:
+        with open(args.against, encoding="utf-8") as f:
+            earlier = json.load(f)
+        where = {d: i for i, d in enumerate(earlier["deals"])}
+        shared = [(k, where[d]) for k, d in enumerate(seeds) if d in where]
+        for a in labels:
+            for b, results in earlier["won"].items():
+                only_a = sum(won[a][k] and not results[j] for k, j in shared)
+                only_b = sum(results[j] and not won[a][k] for k, j in shared)
+                print(f"{a} vs {b} of {args.against} on {len(shared)} shared deals: won only "
+                      f"by {a} {only_a}, only by {b} {only_b}, sign test p = "
+                      f"{sign_test(only_a, only_b):.2g}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"deals": list(seeds), "time": args.time, "won": won}, f)

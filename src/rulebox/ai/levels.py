@@ -60,10 +60,10 @@ LEVELS: dict[str, dict[str, Level]] = {
     },
     # deals 0..999 (bench/bench_36to1_strength.py): connected 5.7%, counter without the
     # fragile terms 18.5%, counter 22.8%. At 1 s a move on deals 0..99: connected 5%, counter
-    # without lookahead and fragile terms 21%, counter with lookahead 31%, determinized MCTS
-    # 41% (on the same deals: MCTS alone won 34 that medium lost, medium alone 14, sign test
-    # p = 0.006; against the counter with lookahead 29 to 19, p = 0.19). MCTS needs its time:
-    # at 0.2 s a move it won 2 of 50.
+    # without lookahead and fragile terms 21%, counter with lookahead 31%, MCTS with random
+    # playouts 41%, MCTS with keep-together playouts and no doomed moves (now hard and best)
+    # 84% (same deals: 65 won that medium lost, 2 the other way; 49 to 6 against the random
+    # playouts). Results per deal: bench/results/s36_t1.json
     "36to1": {
         "easy": Level("connected"),
         "medium": Level("counter", {"lookahead": "0", "fragile": "0"}),
