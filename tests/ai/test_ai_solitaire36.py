@@ -94,14 +94,18 @@ def test_connected_never_splits_when_it_need_not() -> None:
                 assert groups(after) <= 1
 
 
-@pytest.mark.parametrize("agent", ["counter", "connected", "medium"])
+@pytest.mark.parametrize("agent", ["counter", "connected", "medium", "best", "ismcts"])
 def test_choice_does_not_depend_on_the_hidden_order_of_the_pile(agent: str) -> None:
     game = new_game("36to1", {"seed": "4"})
     r = rng(0, "play")
     for _ in range(8):
         moves = sorted(game.legal_moves(), key=str)
         game.apply(moves[r.randrange(len(moves))])
-    settings = {"seed": "2", "lookahead": "0"} if agent != "connected" else {"seed": "2"}
+    settings = {
+        "counter": {"seed": "2", "lookahead": "0"},
+        "best": {"seed": "2", "iterations": "300"},
+        "ismcts": {"seed": "2", "iterations": "300"},
+    }.get(agent, {"seed": "2"})
     want = make_agent(agent, "36to1", settings).choose(game)
     for k in range(3):
         other = game.determinize(0, rng(k, "reshuffle"))  # same public view, another pile order
