@@ -25,6 +25,7 @@ from rulebox.ai.heuristics.solitaire36 import (
     card_targets,
     group_of,
     masks_of,
+    plan_after,
     plan_value,
 )
 from rulebox.core.game import Game
@@ -87,7 +88,7 @@ class CounterAgent:
         for m in moves:
             if scored and budget.out_of_time():
                 break  # answer in time with the moves scored so far
-            scored.append((self._after(m, occ, colour_masks, faceup, unseen), m))
+            scored.append((plan_after(m, occ, colour_masks, faceup, unseen, self.weights), m))
         scored.sort(key=lambda t: -t[0])
         if self.lookahead >= 1 and unseen and len(scored) > 1 and scored[1][0] > LOST:
             # refine the promising moves by the expected best reply to the next card drawn
@@ -106,20 +107,6 @@ class CounterAgent:
         best_value = scored[0][0]
         best = [m for v, m in scored if v >= best_value - 1e-12]
         return best[self._rng.randrange(len(best))]
-
-    def _after(
-        self, m: Any, occ: int, colour_masks: list[int], faceup: list[int], unseen: list[int]
-    ) -> float:
-        other = [c for c in faceup if c != m.card]
-        cards = other + unseen
-        if m.cell == DISCARD:
-            return plan_value(occ, colour_masks, cards, other, self.weights)
-        bit = 1 << m.cell
-        cm = list(colour_masks)
-        for i, mask in enumerate(cm):
-            if mask & bit:
-                cm[i] = mask ^ bit
-        return plan_value(occ ^ bit, cm, cards, other, self.weights)
 
     def _expect(
         self,

@@ -221,16 +221,27 @@ def playout_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
     return move
 
 
-def doomed(game: Game, move: Any) -> bool:
-    """Whether ``move`` certainly loses: after it the cubes form two groups, or the cards left
-    (face up and unseen) cannot remove all cubes but one (:func:`plan_value` is ``LOST``). The
-    card drawn to replace the one played is among the unseen cards either way."""
-    g: Any = game
-    occ, colour_masks = masks_of(g)
-    faceup = list(g.faceup())
+def plan_after(
+    move: Any,
+    occ: int,
+    colour_masks: Sequence[int],
+    faceup: Sequence[int],
+    unseen: Sequence[int],
+    weights: dict[str, float] | None = None,
+) -> float:
+    """:func:`plan_value` once ``move`` is played. The card drawn to replace the one played is
+    among the unseen cards either way, so the cards left are known without it."""
     other = [c for c in faceup if c != move.card]
     if move.cell < NUM_CELLS:
         bit = 1 << move.cell
         occ ^= bit
         colour_masks = [mask & ~bit for mask in colour_masks]
-    return plan_value(occ, colour_masks, other + list(g.unseen()), other) == LOST
+    return plan_value(occ, colour_masks, [*other, *unseen], other, weights)
+
+
+def doomed(game: Game, move: Any) -> bool:
+    """Whether ``move`` certainly loses: after it the cubes form two groups, or the cards left
+    (face up and unseen) cannot remove all cubes but one (:func:`plan_after` is ``LOST``)."""
+    g: Any = game
+    occ, colour_masks = masks_of(g)
+    return plan_after(move, occ, colour_masks, g.faceup(), g.unseen()) == LOST
