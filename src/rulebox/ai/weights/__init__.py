@@ -1,0 +1,1 @@
+"""Learned evaluation weights, one JSON file a game (written by ``rulebox train``)."""
