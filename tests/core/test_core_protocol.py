@@ -132,3 +132,15 @@ def test_property_clone_undo_and_state_round_trip(choices: list[int]) -> None:
         states.pop()
         assert g.to_json() == states[-1]
     assert clone.to_json() != g.to_json() or not clone.history
+
+
+def test_reshuffle_unseen_is_a_no_op_for_games_without_hidden_cards() -> None:
+    import random as _random
+
+    for gid in ("columns", "countred", "discs"):
+        game = new_game(gid, {"seed": "3"})
+        for move in game.legal_moves()[:1]:
+            game.apply(move)
+        before = game.to_json()
+        game.reshuffle_unseen(_random.Random(1))
+        assert game.to_json() == before

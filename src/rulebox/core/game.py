@@ -329,6 +329,18 @@ class Game(abc.ABC):
         with what ``player`` has seen. Games without hidden information return a plain clone."""
         return self.clone()
 
+    def reshuffle_unseen(self, rng: random.Random) -> None:
+        """Shuffle the order of the cards no player has seen, changing nothing else; a no-op
+        for games without hidden cards (the default).
+
+        Every view stays identical; only the draws still to come change. The result depends only
+        on ``rng`` and on the set of unseen cards (never on their old order), so the same
+        ``rng`` gives the same order. A table calls this after an undo that took back a drawn
+        card, so that undo is never a free look at the pile; search keeps its exact ``undo``.
+        ``to_json`` still round-trips afterwards (the game records the start that leads to the
+        new order)."""
+        return  # nothing is hidden by default
+
     # --- helpers for search ---------------------------------------------------------------------
     def position_key(self) -> Any:
         """A hashable key of the position (player to move included); used by search tables."""

@@ -80,3 +80,87 @@ def test_determinize_reshuffles_only_the_pile() -> None:
         assert d.position_json() == pos
     assert len(orders) == 5
     assert game.position_json() == before
+
+
+def _played(seed: str, plies: int, **options: str) -> Solitaire36:
+    game = Solitaire36.new({"seed": seed, **options})
+    chooser = random.Random(int(seed))
+    for _ in range(plies):
+        game.apply(chooser.choice(game.legal_moves()))
+    return game
+
+
+def test_S36_10_reshuffle_unseen_keeps_every_view_and_changes_only_the_pile_order() -> None:
+    game = _played("6", 5)
+    before = game.position_json()
+    views = (game.view(0), game.view(None))
+    history = game.history
+    game.reshuffle_unseen(random.Random(1))
+    after = game.position_json()
+    assert (game.view(0), game.view(None)) == views
+    assert game.history == history
+    assert {k: v for k, v in after.items() if k != "pile"} == {
+        k: v for k, v in before.items() if k != "pile"}
+    assert sorted(after["pile"]) == sorted(before["pile"])
+    assert after["pile"] != before["pile"]
+
+
+def test_S36_10_reshuffle_unseen_changes_the_next_draw_not_the_present() -> None:
+    """The card that an undone move turned up is no longer certain to come again."""
+    game = _played("9", 3)
+    move = game.legal_moves()[0]
+    game.apply(move)
+    turned_up = set(game.faceup()) - {m.card for m in game.history[:-1]}
+    game.undo()
+    draws = set()
+    for i in range(12):
+        trial = game.clone()
+        trial.reshuffle_unseen(random.Random(i))
+        assert trial.view(0) == game.view(0)
+        assert trial.legal_moves() == game.legal_moves()
+        trial.apply(move)
+        draws.add(tuple(sorted(set(trial.faceup()) - set(game.faceup()))))
+    assert len(draws) > 1
+    assert any(set(d) != turned_up for d in draws)
+
+
+def test_S36_10_reshuffle_unseen_is_repeatable_with_the_same_rng() -> None:
+    a, b = _played("4", 7), _played("4", 7)
+    b_pile_before = b.position_json()["pile"]
+    # the new order depends only on the rng and the unseen set, not on the old order
+    b.reshuffle_unseen(random.Random(99))  # scramble b first
+    assert b.position_json()["pile"] != b_pile_before
+    a.reshuffle_unseen(random.Random(5))
+    b.reshuffle_unseen(random.Random(5))
+    assert a.position_json() == b.position_json()
+
+
+def test_S36_10_state_round_trips_after_reshuffle_and_undo_still_works() -> None:
+    for options in ({}, {"deck": ",".join(STANDARD_DECK)}, {"green": "1"}):
+        game = _played("3", 6, **options)
+        game.reshuffle_unseen(random.Random(2))
+        restored = Solitaire36.from_json(json.loads(json.dumps(game.to_json())))
+        assert restored.position_json() == game.position_json()
+        assert restored.history == game.history
+        # the pile order after another reshuffle and a few more moves still replays
+        game.apply(game.legal_moves()[0])
+        game.reshuffle_unseen(random.Random(3))
+        game.apply(game.legal_moves()[-1])
+        restored = Solitaire36.from_json(game.to_json())
+        assert restored.position_json() == game.position_json()
+        while game.history:
+            game.undo()
+        fresh = Solitaire36.new(game.options())
+        assert game.view(0) == fresh.view(0)
+        assert sorted(game.position_json()["pile"]) == sorted(fresh.position_json()["pile"])
+
+
+def test_reshuffle_unseen_from_a_drawn_position_round_trips() -> None:
+    game = _played("2", 4)
+    drawn = Solitaire36.from_json(
+        {"format": 1, "game": "36to1", "options": game.options(), "history": [],
+         "position": game.position_json()})
+    drawn.apply(drawn.legal_moves()[0])
+    drawn.reshuffle_unseen(random.Random(8))
+    again = Solitaire36.from_json(drawn.to_json())
+    assert again.position_json() == drawn.position_json()

@@ -504,6 +504,25 @@ class Solitaire36(Game):
         g._legal = None
         return g
 
+    def reshuffle_unseen(self, rng: random.Random) -> None:
+        """Shuffle the draw pile (the only unseen cards) in place; the grid, the face-up cards,
+        the discard pile, the undo records and every view stay as they are.
+
+        The start of the game is rewritten so that its pile holds the cards drawn so far in the
+        order they came and then the new order, so that ``to_json`` / ``from_json`` replay the
+        history to this very position."""
+        start = self._drawn_start
+        if start is None:
+            start = type(self).new(self.options()).position_json()
+        drawn_so_far = len(start["pile"]) - len(self._pile)
+        order = sort_cards(self._pile)  # shuffle a sorted copy: the old order cannot leak
+        rng.shuffle(order)
+        self._pile[:] = order[::-1]  # the next card to draw is the last
+        self._drawn_start = {
+            **start,
+            "pile": start["pile"][:drawn_so_far] + [CARD_CODES[c] for c in order],
+        }
+
     def position_key(self) -> Any:
         return (tuple(self._grid), tuple(sorted(self._faceup)), tuple(self._pile))
 
