@@ -1,6 +1,33 @@
-"""Columba: the score as things stand (CB-6, CB-11, the penalty for an open objective
-included), each side against the best other side. Reads only the public ``scores`` and
-``sides`` (what every player sees in ``view``)."""
+"""Columba: an evaluation from the rules' own terms, public information only.
+
+Everything a player sees in ``view`` is public but the order of the deck: the territory, the
+dovecotes, every objective and its slots, every reserve, the falcons, the card in hand of the
+player to move. The evaluation never reads the deck.
+
+Each side (a player, or a team of two with 4 players, CB-1) is measured by :data:`FEATURES`;
+a feature of a player is its side's value minus the mean of the other sides' values, so that
+the model is the same for 2, 3 and 4 players. The model is logistic
+(:mod:`rulebox.ai.learned`): ``P(win) = sigmoid(bias + w . f)``; :func:`values` gives
+``2 P - 1`` (the returns are +1 / -1, CB-11).
+
+- ``score``: points as things stand (CB-6, CB-11, the open objective's penalty included), / 5;
+- ``reserve``: domesticated tiles in reserve (future estate squares or falcons, CB-7, CB-8), / 2;
+- ``cotes``: dovecotes still to place, a large one counting 2, times the share of the deck left
+  (estate potential: worth nothing once the deck is out, CB-11);
+- ``frontier``: empty squares and wild same-colour regions next to the side's estates (where a
+  card or a tile can extend them), a large estate counting double, times the share of the deck
+  left, / 4;
+- ``objective``: slots filled on the open objective (progress towards 4 tiles and no penalty,
+  CB-4); ``reach``: the open slots whose colour lies on the territory where the side may capture
+  it (CB-3);
+- ``falcons``: adult falcons and half the chicks (CB-8);
+- ``exposed``: the side's estate squares an opponent's falcon could cut off (squares whose
+  removal splits an estate away from its dovecote), times the opponents' falcons in hand or
+  soon in hand, / 4;
+- ``tempo``: for the player to move (and the side), the best region a dovecote may still take
+  this turn (the largest unowned region, doubled if a large dovecote is left), / 4;
+- ``largest``: the largest estate (the tie-break of CB-11), / 5.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +36,217 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from rulebox.ai.learned import load_weights
 from rulebox.core.game import Game
+from rulebox.games.columba.cards import CARDS, NEIGHBOURS
 
-_SCALE = 12.0
+FIELD, TILE, FALCON = 0, 1, 2
+DECK_SIZE = 30
+
+FEATURES: tuple[str, ...] = (
+    "score", "reserve", "cotes", "frontier", "objective", "reach", "falcons", "exposed",
+    "tempo", "largest",
+)
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "score": 0.85, "reserve": 0.2, "cotes": 0.35, "frontier": 0.2, "objective": 0.15,
+    "reach": 0.1, "falcons": 0.3, "exposed": -0.15, "tempo": 0.3, "largest": 0.05,
+}
+"""Hand-set weights on the logistic scale: a point of score lead is worth ``0.85 / 5``, as the
+old evaluation's ``tanh(lead / 12)`` (``= 2 sigmoid(lead / 6) - 1``); a tile in reserve about
+0.6 points, a dovecote still to place about 2 points early on. ``rulebox train columba``
+replaces them with weights fitted by self-play."""
+
+
+def model() -> Any:
+    """The learned (or hand-set) weights of :data:`FEATURES`."""
+    return load_weights("columba", FEATURES, DEFAULT_WEIGHTS)
+
+
+def _regions(sq: dict[int, tuple[Any, ...]]) -> tuple[dict[int, int], list[list[int]]]:
+    """(region of each pigeon square, squares of each region): connected squares of one colour,
+    falcons and empty squares separate them."""
+    label: dict[int, int] = {}
+    regs: list[list[int]] = []
+    for k, s in sq.items():
+        if k in label or s[0] == FALCON:
+            continue
+        c = s[1]
+        rid = len(regs)
+        label[k] = rid
+        members = [k]
+        stack = [k]
+        while stack:
+            a = stack.pop()
+            for d in NEIGHBOURS:
+                b = a + d
+                if b not in label:
+                    t = sq.get(b)
+                    if t is not None and t[1] == c and t[0] != FALCON:
+                        label[b] = rid
+                        members.append(b)
+                        stack.append(b)
+        regs.append(members)
+    return label, regs
+
+
+def _cut_squares(members: list[int], cote: int) -> int:
+    """How many squares of an estate a falcon on one square would cut off from the dovecote
+    (summed over the squares a falcon may take: not the dovecote's)."""
+    inside = set(members)
+    total = 0
+    if len(members) <= 2:
+        return len(members) - 1
+    for f in members:
+        if f == cote:
+            continue
+        seen = {cote}
+        stack = [cote]
+        while stack:
+            a = stack.pop()
+            for d in NEIGHBOURS:
+                b = a + d
+                if b in inside and b != f and b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+        total = max(total, len(members) - len(seen))
+    return total
+
+
+def side_measures(game: Game) -> list[list[float]]:
+    """:data:`FEATURES` of every player's own side (not yet relative to the others)."""
+    g: Any = game
+    n = g.num_players
+    sq = g.squares()
+    cotes = g.cotes()
+    label, regs = _regions(sq)
+    owner = [-1] * len(regs)
+    cote_of: dict[int, int] = {}
+    for k, (p, _large) in cotes.items():
+        rid = label.get(k)
+        if rid is not None:
+            owner[rid] = p
+            cote_of[rid] = k
+    sides = g.sides()
+    side_of = [0] * n
+    for i, side in enumerate(sides):
+        for p in side:
+            side_of[p] = i
+    frac = min(1.0, g.cards_left() / DECK_SIZE)
+    scores = g.scores()
+    to_move = g.current_player()
+    per = [[0.0] * len(FEATURES) for _ in range(n)]
+    # estates: frontier, exposure, largest
+    for rid, members in enumerate(regs):
+        p = owner[rid]
+        if p < 0:
+            continue
+        large = cotes[cote_of[rid]][1]
+        mult = 2.0 if large else 1.0
+        colour = sq[members[0]][1]
+        room: set[int] = set()
+        wild: set[int] = set()
+        for k in members:
+            for d in NEIGHBOURS:
+                b = k + d
+                t = sq.get(b)
+                if t is None:
+                    room.add(b)
+                elif t[1] == colour and t[0] != FALCON and label.get(b) != rid:
+                    wild.add(b)
+        row = per[p]
+        row[3] += mult * (len(room) + 2 * len(wild)) * frac / 4
+        row[7] += mult * _cut_squares(members, cote_of[rid])
+        row[9] = max(row[9], len(members) / 5)
+    # coverable squares of each colour, per side (for the objective's reach)
+    free_colours: list[set[int]] = [set() for _ in sides]
+    for k, s in sq.items():
+        if s[0] != FIELD or k in cotes:
+            continue
+        rid = label[k]
+        o = owner[rid]
+        for i, side in enumerate(sides):
+            if o < 0 or o in side:
+                free_colours[i].add(s[1])
+    best_free = 0
+    for rid, members in enumerate(regs):
+        if owner[rid] < 0:
+            best_free = max(best_free, len(members))
+    for p in range(n):
+        row = per[p]
+        row[0] = scores[p] / 5
+        row[1] = sum(g.reserve(p)) / 2
+        small, large = g.cotes_left(p)
+        row[2] = (small + 2 * large) * frac
+        obj, slots = g.objective(p)
+        if obj is not None:
+            row[4] = float(sum(slots))
+            fields = CARDS[obj].fields
+            reach = free_colours[side_of[p]]
+            row[5] = float(sum(1 for c, f in zip(fields, slots, strict=True)
+                               if not f and c in reach))
+        chicks, adults = g.falcons_of(p)
+        row[6] = adults + 0.5 * chicks
+        if p == to_move and (small or large):
+            done = g.turn_flags()[0]
+            if not done:
+                row[8] = best_free * (2.0 if large else 1.0) / 4
+    # exposure counts only against opponents who hold or can soon hold falcons
+    out = [[0.0] * len(FEATURES) for _ in sides]
+    for i, side in enumerate(sides):
+        for p in side:
+            for j, v in enumerate(per[p]):
+                if j == 9:
+                    out[i][j] = max(out[i][j], v)
+                else:
+                    out[i][j] += v
+    for i, side in enumerate(sides):
+        threat = 0.0
+        for q in range(n):
+            if q not in side:
+                chicks, adults = g.falcons_of(q)
+                threat += adults + 0.5 * chicks + sum(g.reserve(q)) / 4
+        out[i][7] = out[i][7] * min(threat, 2.0) / 4
+    return [out[side_of[p]] for p in range(n)]
+
+
+def _relative(measures: list[list[float]], game: Game) -> list[list[float]]:
+    g: Any = game
+    sides = g.sides()
+    n = g.num_players
+    firsts = [side[0] for side in sides]
+    out = []
+    for p in range(n):
+        mine = measures[p]
+        others = [measures[q] for q in firsts if q not in _side(sides, p)]
+        if not others:
+            out.append(list(mine))
+            continue
+        out.append([m - sum(o[j] for o in others) / len(others) for j, m in enumerate(mine)])
+    return out
+
+
+def _side(sides: Sequence[tuple[int, ...]], p: int) -> tuple[int, ...]:
+    for side in sides:
+        if p in side:
+            return side
+    return (p,)
+
+
+def features(game: Game, player: int) -> list[float]:
+    """:data:`FEATURES` of ``player``'s side minus the mean of the other sides'."""
+    return _relative(side_measures(game), game)[player]
 
 
 def values(game: Game) -> list[float]:
-    """tanh of each side's lead (or deficit) over the best other side, per player."""
+    """``2 P(win) - 1`` for every player, ``P`` the learned logistic model of the features."""
+    w = model()
+    rel = _relative(side_measures(game), game)
+    return [2.0 * w.probability(f) - 1.0 for f in rel]
+
+
+def score_values(game: Game, scale: float = 12.0) -> list[float]:
+    """The former evaluation: tanh of each side's score lead over the best other side."""
     g: Any = game
     scores = g.scores()
     sides = g.sides()
@@ -24,7 +255,7 @@ def values(game: Game) -> list[float]:
     for i, side in enumerate(sides):
         others = [t for j, t in enumerate(totals) if j != i]
         lead = totals[i] - (max(others) if others else 0)
-        v = math.tanh(lead / _SCALE)
+        v = math.tanh(lead / scale)
         for p in side:
             out[p] = v
     return out

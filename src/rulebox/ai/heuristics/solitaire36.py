@@ -25,6 +25,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from rulebox.ai.learned import load_weights
 from rulebox.core.game import Game
 from rulebox.games.solitaire36.board import (
     CARD_COLOUR,
@@ -192,12 +193,116 @@ def plan_value(
     return math.tanh(score / 4.0) * 0.9
 
 
-def values(game: Game) -> list[float]:
-    """The plan value of the position (public parts only)."""
+FEATURES: tuple[str, ...] = (
+    "cubes", "spare", "scarcity", "single", "cut", "safe", "options", "dead_held", "fragile",
+    "fragile_held", "lost",
+)
+"""The features of a position for the learned evaluation (:mod:`rulebox.ai.learned`), all from
+public information (the grid, the face-up cards, the unseen cards as a set):
+
+- ``cubes``: cubes still to remove, ``(n - 1) / 3.5`` (0 to 10);
+- ``spare``: cards left (face up and unseen) beyond one a cube still to remove;
+- ``scarcity``: the sum over cubes of ``1 / (k + 0.5)``, ``k`` the cards left that can take
+  the cube; ``single``: cubes that at most one card left can take (what the unseen cards
+  allow: with 36 cards for 35 removals such a cube must get exactly that card);
+- ``cut``: cubes that hold the group together (articulation points), halved; ``safe``: cubes
+  that can go now without a split, over 4; ``options``: removals the face-up cards allow now
+  without a split, over 4;
+- ``dead_held``, ``fragile`` (share of cards left usable only by a split, times 10),
+  ``fragile_held``: as in :func:`plan_value`;
+- ``lost``: 1 when the position is proven lost (two groups, or the cards left cannot take all
+  cubes but one).
+"""
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "cubes": -0.1, "spare": 0.3, "scarcity": -0.5, "single": -0.3, "cut": -0.15,
+    "safe": 0.1, "options": 0.1, "dead_held": -0.2, "fragile": -0.5, "fragile_held": -1.0,
+    "lost": -8.0,
+}
+"""Hand-set weights: :data:`WEIGHTS` of :func:`plan_value` on the logistic scale
+(``tanh(s / 4) = 2 sigmoid(s / 2) - 1``, so half of each), plus small terms for the new
+features; ``rulebox train 36to1`` replaces them with fitted ones."""
+
+DEFAULT_BIAS = 1.0
+
+
+def plan_features(
+    occ: int, colour_masks: Sequence[int], cards: Sequence[int], held: Sequence[int] = ()
+) -> list[float]:
+    """:data:`FEATURES` of cubes ``occ`` with ``cards`` left (``held`` face up)."""
+    n = occ.bit_count()
+    need = max(0, n - 1)
+    lost = 0.0
+    if n == 0 or (n > 1 and group_of(occ, occ & -occ) != occ):
+        lost = 1.0
+    targets = [card_targets(c, occ, colour_masks) for c in cards]
+    if not lost and n > 1 and (len(cards) < need or max_matching(targets) < need):
+        lost = 1.0
+    scarcity = 0.0
+    single = 0
+    m = occ
+    while m:
+        low = m & -m
+        m ^= low
+        k = sum(1 for t in targets if t & low)
+        scarcity += 1.0 / (k + 0.5)
+        if k <= 1:
+            single += 1
+    cuts = articulation(occ) if n > 1 and not lost else 0
+    near = with_neighbour(occ)
+    safe = near & ~cuts
+    dead_held = 0
+    options = 0
+    for c in held:
+        t = card_targets(c, occ, colour_masks)
+        if not t & near:
+            dead_held += 1
+        options += (t & safe).bit_count()
+    fragile = 0.0
+    fragile_held = 0
+    held_set = set(held)
+    for c, t in zip(cards, targets, strict=True):
+        if t & near and not t & safe:
+            fragile += 1
+            if c in held_set:
+                fragile_held += 1
+    fragile /= max(1, len(cards))
+    return [need / 3.5, float(min(len(cards) - need, 10)), scarcity, float(single),
+            cuts.bit_count() / 2, safe.bit_count() / 4, options / 4, float(dead_held),
+            fragile * 10, float(fragile_held), lost]
+
+
+def features(game: Game, player: int = 0) -> list[float]:
+    """:data:`FEATURES` of ``game`` (public parts only; a solitaire has one player)."""
     g: Any = game
     occ, colour_masks = masks_of(g)
-    cards = list(g.faceup()) + list(g.unseen())
-    return [plan_value(occ, colour_masks, cards, g.faceup())]
+    faceup = list(g.faceup())
+    return plan_features(occ, colour_masks, faceup + list(g.unseen()), faceup)
+
+
+def model() -> Any:
+    """The learned (or hand-set) weights of :data:`FEATURES`."""
+    return load_weights("36to1", FEATURES, DEFAULT_WEIGHTS, DEFAULT_BIAS)
+
+
+def win_probability(feats: Sequence[float]) -> float:
+    """The modelled chance of a win from :data:`FEATURES` (0 when proven lost)."""
+    if feats[-1]:
+        return 0.0
+    return model().probability(feats)
+
+
+def values(game: Game) -> list[float]:
+    """The expected result (S36-9 returns: +1 a win, a little below 0 a loss) from the learned
+    chance of a win; ``LOST`` when the position is proven lost."""
+    g: Any = game
+    if g.occupied().bit_count() == 1:
+        return [1.0]
+    feats = features(game)
+    if feats[-1]:
+        return [LOST]
+    p = win_probability(feats)
+    return [p - (1.0 - p) * 0.2]
 
 
 SPLIT_TRIES = 4
