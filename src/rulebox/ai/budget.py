@@ -1,4 +1,12 @@
-"""How long an agent may think: ``time=`` seconds per move and/or ``iterations=``.
+"""How long an agent may think: ``time=`` seconds per TURN and/or ``iterations=``.
+
+``time=`` is the budget of the computer's whole turn. A turn of one move (Columns, Count Red,
+36 to 1) gets all of it; a turn of several actions (Discs: a move, blocking actions, ``end``;
+Columba: place, then cote / falcon / tiles, then ``end``) shares it out with :class:`TurnClock`:
+each decision gets half of what is left while more decisions of the same player may follow in
+this turn, and all of what is left for the last one; a forced action (one legal move) takes no
+time. The table (:mod:`rulebox.match.table`) keeps one clock per turn and hands each decision its
+share as ``time=``; an agent used on its own (``Budget.from_settings``) sees one decision.
 
 Every search agent asks its :class:`Budget` whether to go on. With ``iterations=`` alone the
 search is exactly repeatable (same seed, same iterations, same move); with ``time=`` it stops
@@ -8,12 +16,62 @@ early enough to answer within the time, leaving a margin for the work after the 
 from __future__ import annotations
 
 import time as _time
+from typing import Any
 
 from rulebox.ai.base import Settings
 from rulebox.core.errors import OptionError
 
 DEFAULT_TIME = 1.0
 """Seconds per move when neither ``time=`` nor ``iterations=`` is given."""
+
+
+MIN_SHARE = 0.02
+"""Seconds a decision gets at least, even when its turn's clock has run out."""
+
+
+def more_decisions_follow(game: Any, probe: int = 12) -> bool:
+    """Whether, after the move now chosen, the same player may have to choose again in this
+    turn (some legal move keeps the turn, and the position it leads to offers a choice).
+    Looks at most ``probe`` moves that keep the turn; uses only the game protocol."""
+    player = game.current_player()
+    work = game.clone()
+    seen = 0
+    for move in game.legal_moves():
+        work.apply_unchecked(move)
+        try:
+            if work.current_player() == player:
+                seen += 1
+                if len(work.legal_moves()) > 1:
+                    return True
+        finally:
+            work.undo()
+        if seen >= probe:
+            break
+    return False
+
+
+class TurnClock:
+    """The clock of one turn of ``seconds``: :meth:`share` is the ``time=`` of the next
+    decision (see the module text)."""
+
+    __slots__ = ("deadline", "seconds", "start")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.start = _time.perf_counter()
+        self.deadline = self.start + seconds
+
+    def left(self) -> float:
+        """Seconds left of the turn."""
+        return max(0.0, self.deadline - _time.perf_counter())
+
+    def share(self, game: Any) -> float:
+        """The seconds the decision in ``game`` may take: half of what is left while more
+        decisions may follow in this turn, all of it for the last."""
+        left = self.left()
+        if more_decisions_follow(game):
+            left /= 2
+        return max(MIN_SHARE, left)
 
 
 def time_limit(seconds: float) -> float:

@@ -3,6 +3,12 @@
 A record holds the game id, its options (the seed among them), the players, every move in
 canonical notation, the result and the dates, and the rulebox version that wrote it. Loading a
 record replays every move through the rules and refuses a record that breaks them, saying where.
+
+A game in which moves were taken back says so: ``takebacks`` counts the undos, and ``log`` (then
+present) lists every change in order, ``!undo`` and ``!reshuffle SEED`` (the fresh shuffle of the
+unseen cards after an undo, :mod:`rulebox.match.table`) among the moves, so that the replay
+deals exactly what was dealt. ``ending`` says how a game ended at the table (a resignation, an
+agreed draw, a forfeit) when the rules did not end it.
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ class Record:
     started: str = field(default_factory=_now)
     finished: str | None = None
     version: str = __version__
+    takebacks: int = 0
+    log: list[str] | None = None
+    ending: str | None = None
 
     @classmethod
     def of(cls, game: Game, players: list[str], started: str | None = None) -> Record:
@@ -65,6 +74,9 @@ class Record:
             "started": self.started,
             "finished": self.finished,
             "rulebox": self.version,
+            "takebacks": self.takebacks,
+            **({"log": list(self.log)} if self.log is not None else {}),
+            **({"ending": self.ending} if self.ending is not None else {}),
         }
 
     @classmethod
@@ -90,6 +102,14 @@ class Record:
         result = data.get("result")
         if result is not None and not isinstance(result, str):
             raise StateError("the record's result must be text")
+        log = data.get("log")
+        if log is not None and (not isinstance(log, list)
+                                or not all(isinstance(m, str) for m in log)):
+            raise StateError("the record's log must be a list of moves and takebacks")
+        takebacks = data.get("takebacks", 0)
+        if not isinstance(takebacks, int) or isinstance(takebacks, bool) or takebacks < 0:
+            raise StateError("the record's takebacks must be a count")
+        ending = data.get("ending")
         return cls(
             game=game,
             options=dict(options),
@@ -99,6 +119,9 @@ class Record:
             started=str(data.get("started") or ""),
             finished=data.get("finished") if isinstance(data.get("finished"), str) else None,
             version=str(data.get("rulebox") or ""),
+            takebacks=takebacks,
+            log=None if log is None else list(log),
+            ending=ending if isinstance(ending, str) else None,
         )
 
     def replay(self, upto: int | None = None) -> Game:
@@ -111,13 +134,23 @@ class Record:
             game = entry.cls.new(self.options)
         except RuleboxError as e:
             raise StateError(f"the record's options are refused: {e}") from None
+        if self.log is not None and upto is None:
+            from rulebox.match.table import replay_log
+
+            game = replay_log(self.game, self.options, self.log)
+            if [str(m) for m in game.history] != self.moves:
+                raise StateError("the record's log does not lead to its moves")
+            return self._checked(game)
         moves = self.moves if upto is None else self.moves[:upto]
         for i, text in enumerate(moves, start=1):
             try:
                 game.apply(text)
             except RuleboxError as e:
                 raise StateError(f"move {i} ({text[:40]!r}) breaks the rules: {e}") from None
-        if upto is None and self.result is not None:
+        return self._checked(game) if upto is None else game
+
+    def _checked(self, game: Game) -> Game:
+        if self.result is not None and self.ending is None:
             outcome = game.outcome()
             actual = outcome.result_line() if outcome else "ongoing"
             if actual != self.result:

@@ -1,0 +1,724 @@
+"""The table: one game with its seats and everything around the rules, written once.
+
+Every surface drives a :class:`Table` and only translates: the terminal (``rulebox play``), the
+server (:mod:`rulebox.server.service`), tournaments (:mod:`rulebox.match.tournament`) and the
+engine's ``genmove``. boardgame.io's ``Master`` is the model: before anything touches the game
+the table checks that the game goes on, that the seat is the one to move and that the move was
+made on the current version.
+
+What the table owns:
+
+- **Seats**: a person at this screen (:attr:`SeatKind.PERSON`), a person elsewhere
+  (:attr:`SeatKind.REMOTE`, e.g. a browser with its own token) or the computer with an
+  :class:`~rulebox.match.agents.AgentSpec`.
+- **Versions**: every change (a move, an undo, a draw offer or answer, a resignation) adds one.
+  A move may name the version it was made on; a stale one is refused with
+  :class:`StaleVersion` (the server answers 409 with the current version), so a double click or
+  a retry of one action of a multi-action turn cannot be applied twice.
+- **The computer's turn**: one loop (:meth:`Table.play_computers`, or :meth:`decision` /
+  :meth:`play_decision` for a surface that thinks elsewhere). ``time=`` is the budget of the
+  whole turn (:class:`rulebox.ai.budget.TurnClock`). **Failure policy**: an agent that raises
+  (or answers an illegal move) is never replaced by another move: the failure is logged (logger
+  ``rulebox.match``, with the traceback), announced as an ``agent_error`` event, and ends the
+  game: the failing seat forfeits (the others win; a solitaire is lost). Same at the terminal,
+  on the server and in tournaments.
+- **Undo** back to the asking person's last decision, against the computer or at a table whose
+  other people share the screen (not against a remote person). **Undo never reveals the
+  future**: in a game with hidden information the table then calls
+  ``game.reshuffle_unseen(rng)`` with fresh randomness it records (the seed in :attr:`log`), so
+  the next draw is a new draw; the record marks that takebacks happened. (Search keeps its
+  exact ``Game.undo``; this is the table's policy.)
+- **Resign; draw offers**: a person answers; the computer accepts by one rule,
+  :meth:`computer_accepts_draw`. A move lets a pending offer lapse.
+- **Rematch**, one seed policy: a fresh shuffle (a new seed from the table's randomness; the
+  ``deck=`` and ``roles=`` options dropped, so cards and Officia roles are dealt anew) unless the
+  players ask for the same deal; the game's own rule first where it has one (Count Red, CR-15:
+  the loser starts, parities swap).
+- **Announcements** as :class:`Event` values (bonus move, skipped player, token earned,
+  objective completed; :mod:`rulebox.match.announce`), numbered so a surface shows each once.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from rulebox.ai.budget import DEFAULT_TIME, TurnClock
+from rulebox.core.errors import RuleboxError, StateError
+from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.registry import game_entry
+from rulebox.match.agents import PERSON_NAMES, AgentSpec
+from rulebox.match.announce import announcer, kind_of
+from rulebox.match.records import Record
+
+log = logging.getLogger("rulebox.match")
+
+TABLE_FORMAT = 1
+DRAW_PLAYOUTS = 200
+"""Random playouts behind the computer's answer to a draw offer."""
+DRAW_THRESHOLD = -0.1
+"""The computer accepts a draw when its mean playout return is below this."""
+SEED_LIMIT = 2**62
+
+
+class SeatKind(StrEnum):
+    """Who plays a seat."""
+
+    PERSON = "person"
+    """A person at this screen (the terminal, a hot-seat browser)."""
+    REMOTE = "remote"
+    """A person elsewhere (their own browser and token)."""
+    COMPUTER = "computer"
+    """An agent."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: its kind, the agent of a computer seat, and a label for people to read."""
+
+    kind: SeatKind
+    agent: AgentSpec | None = None
+    label: str = ""
+
+    @classmethod
+    def person(cls, label: str = "human") -> Seat:
+        return cls(SeatKind.PERSON, None, label)
+
+    @classmethod
+    def remote(cls, label: str = "human") -> Seat:
+        return cls(SeatKind.REMOTE, None, label)
+
+    @classmethod
+    def computer(cls, spec: AgentSpec | str, label: str | None = None) -> Seat:
+        s = AgentSpec.parse(spec) if isinstance(spec, str) else spec
+        return cls(SeatKind.COMPUTER, s, label if label is not None else f"computer ({s.name})")
+
+    @classmethod
+    def parse(cls, text: str, game_id: str, *, remote: bool = False) -> Seat:
+        """A seat from text: ``human`` (also ``person``, ``me``) or an agent spec (checked
+        by making the agent once; ``computer`` is the game's strongest agent)."""
+        word = text.strip().lower()
+        if word in PERSON_NAMES:
+            return cls.remote() if remote else cls.person()
+        spec = AgentSpec.parse(text)
+        level = spec.name if text.strip().lower().startswith("computer:") else None
+        resolved = spec.check(game_id)
+        label = (f"computer ({level})" if level else
+                 "computer" if spec.is_computer_default else f"computer ({resolved.name})")
+        return cls(SeatKind.COMPUTER, resolved, label)
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == SeatKind.COMPUTER
+
+    @property
+    def is_person(self) -> bool:
+        return self.kind != SeatKind.COMPUTER
+
+    @property
+    def spec_text(self) -> str:
+        """``human`` or the agent spec (what records list as the players)."""
+        return self.agent.label if self.agent is not None else "human"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "agent": self.spec_text if self.agent else None,
+                "label": self.label}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Seat:
+        kind = SeatKind(data["kind"])
+        agent = data.get("agent")
+        return cls(kind, AgentSpec.parse(agent) if agent else None, str(data.get("label", "")))
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the table announces: ``kind`` (``move``, ``bonus_move``, ``skipped``,
+    ``token``, ``objective``, ``undo``, ``reshuffle``, ``draw_offer``, ``draw_declined``,
+    ``draw_agreed``, ``resigned``, ``agent_error``, ``game_over``), a line for people, the
+    player it concerns, the ply it happened at and its number in the table's event list."""
+
+    index: int
+    kind: str
+    text: str
+    player: int | None = None
+    ply: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "kind": self.kind, "text": self.text,
+                "player": self.player, "ply": self.ply}
+
+    @property
+    def is_announcement(self) -> bool:
+        """Whether it says what a move did beyond itself (the rules' announcements)."""
+        return self.kind in ("bonus_move", "skipped", "three", "token", "objective",
+                             "announcement")
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the game ended: by the rules (``outcome``), or at the table (``resigned``,
+    ``agreed``, ``forfeit`` after an agent error)."""
+
+    how: str
+    reason: str
+    winners: tuple[int, ...] = ()
+    outcome: Outcome | None = None
+
+    def result_line(self) -> str:
+        """The engine protocol's result text (``over winner=...``)."""
+        if self.outcome is not None:
+            return self.outcome.result_line()
+        who = ",".join(map(str, self.winners)) if self.winners else "none"
+        return f"over winner={who}"
+
+    def as_outcome(self) -> Outcome:
+        return self.outcome or Outcome(self.winners, None, self.reason)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"how": self.how, "reason": self.reason, "winners": list(self.winners)}
+
+
+class TableError(RuleboxError):
+    """A request the table refuses; ``code`` names why (the server maps it to a status)."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.extra = extra
+
+
+class StaleVersion(TableError):
+    """A move made on a version that is no longer current."""
+
+    def __init__(self, given: int, current: int) -> None:
+        super().__init__("stale", f"the game has changed (version {current}, the move was made "
+                         f"on {given}); look again", version=current)
+        self.current = current
+
+
+class AgentFailure(RuleboxError):
+    """An agent raised or answered an illegal move (see the failure policy above)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a computer seat: who, with which agent and settings (its share of the
+    turn's clock and its seed already in ``spec``), on which version."""
+
+    player: int
+    spec: AgentSpec
+    version: int
+
+
+@dataclass
+class Table:
+    """A game, its seats and the life of the game around the rules (see the module text)."""
+
+    game: Game
+    seats: list[Seat]
+    seed: int = field(default_factory=lambda: secrets.randbits(62))
+    version: int = 0
+    ending: Ending | None = None
+    draw_offer: int | None = None
+    events: list[Event] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    """Every change to the game in order: a move, ``!undo``, ``!reshuffle SEED``; replaying it
+    from the options rebuilds the game exactly, reshuffles included."""
+    takebacks: int = 0
+    started: str = field(default_factory=lambda: _now())
+    rng: random.Random = field(init=False, repr=False)
+    _clock: tuple[int, int, TurnClock] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.game.num_players:
+            raise TableError("bad_seats", f"{self.entry.title} has {self.game.num_players} "
+                             f"seat(s), not {len(self.seats)}")
+        self.rng = random.Random(self.seed)
+        if not self.movers and self.game.history:
+            self.movers = _movers_of(self.game)
+        if not self.log:
+            self.log = [str(m) for m in self.game.history]
+        self._check_end()
+
+    # --- construction -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, game_id: str, options: Mapping[str, Any], seats: Sequence[Seat],
+            seed: int | None = None) -> Table:
+        """A table for a new game of ``game_id`` with ``options``."""
+        game = game_entry(game_id).cls.new(dict(options))
+        return cls(game, list(seats), secrets.randbits(62) if seed is None else seed)
+
+    @property
+    def entry(self) -> Any:
+        return game_entry(self.game.id)
+
+    # --- reading ------------------------------------------------------------------------------
+    def over(self) -> bool:
+        """Whether the game has ended (by the rules or at the table)."""
+        return self.ending is not None
+
+    def to_move(self) -> int | None:
+        """The seat to move, or ``None`` when the game is over."""
+        if self.ending is not None:
+            return None
+        p = self.game.current_player()
+        return None if p == TERMINAL else p
+
+    def computer_to_move(self) -> int | None:
+        """The seat to move if it is a computer's."""
+        p = self.to_move()
+        return p if p is not None and self.seats[p].is_computer else None
+
+    def players(self) -> list[str]:
+        """Each seat as a record lists it: ``human`` or the agent spec."""
+        return [s.spec_text for s in self.seats]
+
+    def events_since(self, index: int) -> list[Event]:
+        """The events numbered ``index`` and later."""
+        return [e for e in self.events if e.index >= index]
+
+    def announcements(self, since: int = 0) -> list[Event]:
+        """The rules' announcements among the events since ``since``."""
+        return [e for e in self.events_since(since) if e.is_announcement]
+
+    def _event(self, kind: str, text: str, player: int | None = None) -> Event:
+        ev = Event(len(self.events), kind, text, player, len(self.game.history))
+        self.events.append(ev)
+        return ev
+
+    def _bump(self) -> None:
+        self.version += 1
+
+    def _check_end(self) -> None:
+        if self.ending is None and self.game.is_terminal():
+            outcome = self.game.outcome()
+            if outcome is not None:
+                self.ending = Ending("rules", outcome.reason, outcome.winners, outcome)
+                self.draw_offer = None
+                self._event("game_over", outcome.reason)
+
+    # --- moves --------------------------------------------------------------------------------
+    def check_version(self, version: int | None) -> None:
+        """Refuse a request made on another version than the current one."""
+        if version is not None and version != self.version:
+            raise StaleVersion(version, self.version)
+
+    def play(self, seat: int | None, move: Any, *, version: int | None = None) -> Any:
+        """Play ``move`` (text or value) for ``seat`` (``None``: whoever is to move, as at a
+        one-screen table); answers the move value. Refused, with nothing changed, when the game
+        is over, it is not ``seat``'s turn, ``version`` is stale or the rules say no."""
+        self.check_version(version)
+        p = self.to_move()
+        if p is None:
+            raise TableError("game_over", "the game is over")
+        if seat is not None and seat != p:
+            raise TableError("not_your_turn",
+                             f"it is player {p}'s turn ({self.entry.seat_name(p)})")
+        value = self.game.parse(move) if isinstance(move, str) else move
+        if not isinstance(move, str):
+            self.game.check_move(value)
+        self._apply(p, value)
+        return value
+
+    def _apply(self, p: int, move: Any) -> None:
+        hook = announcer(self.game.id)
+        before = self.game.position_json() if hook is not None else None
+        self.game.apply_unchecked(move)
+        self.movers.append(p)
+        self.log.append(str(move))
+        self._bump()
+        self.draw_offer = None  # a move lets a pending offer lapse
+        self._event("move", f"{self.name(p)} plays {move}", p)
+        if hook is not None and before is not None:
+            for line in hook(self.game, p, before):
+                self._event(kind_of(line), line, p)
+        if self._clock is not None and self.game.current_player() != self._clock[0]:
+            self._clock = None
+        self._check_end()
+
+    # --- the computer -------------------------------------------------------------------------
+    def decision(self) -> Decision | None:
+        """The next decision of a computer seat (``None`` if no computer is to move): the
+        agent with its share of the turn's clock as ``time=`` and a seed of this seat and ply."""
+        p = self.computer_to_move()
+        if p is None:
+            return None
+        spec = self.seats[p].agent
+        assert spec is not None  # a computer seat always has a spec (Seat.computer)
+        spec = spec.resolve(self.game.id)
+        extra: dict[str, str] = {}
+        base = spec.get("seed")
+        seed = int(base) if base is not None and base.isdigit() else p
+        extra["seed"] = str((seed * 1_000_003 + len(self.game.history) * 7919
+                             + self.seed) % SEED_LIMIT)
+        if spec.get("iterations") is None or spec.get("time") is not None:
+            total = float(spec.get("time") or DEFAULT_TIME)
+            if self._clock is None or self._clock[:2] != (p, self._turn_start(p)):
+                self._clock = (p, self._turn_start(p), TurnClock(total))
+            extra["time"] = f"{self._clock[2].share(self.game):.3f}"
+        return Decision(p, spec.with_settings(extra, override=True), self.version)
+
+    def _turn_start(self, p: int) -> int:
+        """The ply at which ``p``'s current turn began."""
+        n = len(self.movers)
+        while n > 0 and self.movers[n - 1] == p:
+            n -= 1
+        return n
+
+    def play_decision(self, decision: Decision, move: Any) -> Any:
+        """Play the move an agent chose for ``decision``; an illegal answer is an agent
+        failure (the policy above). A decision made on an old version is refused
+        (:class:`StaleVersion`): think again."""
+        self.check_version(decision.version)
+        try:
+            value = self.game.parse(move) if isinstance(move, str) else move
+            if not isinstance(move, str):
+                self.game.check_move(value)
+        except RuleboxError as e:
+            self.fail(decision, AgentFailure(f"answered an illegal move {str(move)[:60]!r}: {e}"))
+            return None
+        self._apply(decision.player, value)
+        return value
+
+    def fail(self, decision: Decision, error: BaseException) -> Ending:
+        """The failure policy: log it, announce it, and the failing seat forfeits."""
+        p = decision.player
+        log.error("agent %s failed for player %d of a %s game at ply %d: %s",
+                  decision.spec.label, p, self.game.id, len(self.game.history), error,
+                  exc_info=error if not isinstance(error, AgentFailure) else None)
+        text = (f"{self.name(p)} ({decision.spec.name}) failed: {type(error).__name__}: "
+                f"{error}"[:300])
+        self._event("agent_error", text, p)
+        n = self.game.num_players
+        winners = tuple(q for q in self.opponents(p)) if n > 1 else ()
+        self.ending = Ending("forfeit", text, winners)
+        self.draw_offer = None
+        self._bump()
+        return self.ending
+
+    def think(self, decision: Decision) -> Any:
+        """Let the agent of ``decision`` choose, in this process (from a clone)."""
+        agent = decision.spec.make(self.game.id)
+        return agent.choose(self.game.clone())
+
+    def play_computers(self, *, stop_at_person: bool = True, limit: int | None = None) -> list[Any]:
+        """The computer's turn, in one loop: play computer decisions until a person is to move
+        or the game ends (``limit``: at most that many). Answers the moves played."""
+        played: list[Any] = []
+        while (d := self.decision()) is not None and (limit is None or len(played) < limit):
+            try:
+                move = self.think(d)
+            except Exception as e:  # the failure policy: reported, never replaced
+                self.fail(d, e)
+                break
+            value = self.play_decision(d, move)
+            if value is None:
+                break
+            played.append(value)
+        return played
+
+    # --- undo ---------------------------------------------------------------------------------
+    def may_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take moves back: a person, with no remote person at the table
+        (against the computer, or people sharing this screen)."""
+        if seat is None or not 0 <= seat < len(self.seats) or not self.seats[seat].is_person:
+            return False
+        return all(s.kind != SeatKind.REMOTE for i, s in enumerate(self.seats) if i != seat)
+
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether an undo by ``seat`` would take something back now."""
+        if not self.may_undo(seat) or (self.ending is not None and self.ending.how != "rules"):
+            return False
+        return any(self.seats[m].is_person for m in self.movers[self.game._undo_floor:])
+
+    def undo(self, seat: int | None, *, version: int | None = None) -> list[str]:
+        """Take back moves until the last decision of a person is undone (the asker's, against
+        the computer; the last person's, at a shared screen); answers the moves taken back, last
+        first. In a game with hidden information the unseen cards are then reshuffled."""
+        self.check_version(version)
+        if seat is None:
+            seat = next((i for i, s in enumerate(self.seats) if s.is_person), None)
+        if not self.may_undo(seat):
+            raise TableError("no_undo", "moves can be taken back only against the computer or "
+                             "at a table whose people share the screen")
+        if self.ending is not None and self.ending.how != "rules":
+            raise TableError("game_over", f"the game ended: {self.ending.reason}")
+        if not self.can_undo(seat):
+            raise TableError("nothing_to_undo", "there is no move of yours to undo")
+        undone: list[str] = []
+        while self.movers:
+            mover = self.movers.pop()
+            undone.append(str(self.game.undo()))
+            self.log.append("!undo")
+            if self.seats[mover].is_person:
+                break
+        self.ending = None
+        self.draw_offer = None
+        self._clock = None
+        self.takebacks += 1
+        self._bump()
+        self._event("undo", "took back " + ", ".join(undone), seat)
+        if self.game.has_hidden_information:
+            self._reshuffle()
+        return undone
+
+    def _reshuffle(self) -> None:
+        """Fresh, recorded randomness for the cards still unseen (``reshuffle_unseen``)."""
+        seed = self.rng.randrange(SEED_LIMIT)
+        reshuffle = getattr(self.game, "reshuffle_unseen", None)
+        if reshuffle is None:
+            return
+        reshuffle(random.Random(seed))
+        self.log.append(f"!reshuffle {seed}")
+        self._event("reshuffle", "the cards not yet seen are shuffled again")
+
+    # --- resign and draws ---------------------------------------------------------------------
+    def opponents(self, p: int) -> list[int]:
+        """The other side: the other team in a four-seat team game, else everyone else."""
+        n = self.game.num_players
+        if n == 4 and getattr(self.game, "teams", True):
+            return [q for q in range(n) if q % 2 != p % 2]
+        return [q for q in range(n) if q != p]
+
+    def resign(self, seat: int) -> Ending:
+        """``seat`` gives up: the other side wins (a solitaire is lost)."""
+        self._open(seat)
+        winners = tuple(self.opponents(seat)) if self.game.num_players > 1 else ()
+        who = " and ".join(self.name(w) for w in winners)
+        text = f"{self.name(seat)} resigns" + (f"; {who} win" if who else "")
+        self.ending = Ending("resigned", text, winners)
+        self.draw_offer = None
+        self._bump()
+        self._event("resigned", text, seat)
+        return self.ending
+
+    def _open(self, seat: int) -> None:
+        if self.ending is not None:
+            raise TableError("game_over", "the game is over")
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].is_person:
+            raise TableError("wrong_seat", "only a person at the table may do that")
+
+    def offer_draw(self, seat: int) -> str:
+        """``seat`` offers a draw: ``"agreed"`` (the other side had offered, or the computer
+        accepts by :meth:`computer_accepts_draw`), ``"declined"`` (the computer declines) or
+        ``"offered"`` (a person answers with :meth:`answer_draw`)."""
+        self._open(seat)
+        if self.game.num_players < 2:
+            raise TableError("no_draw", "a solitaire has no one to agree with")
+        if self.draw_offer is not None and self.draw_offer != seat:
+            return self._agree()
+        others = self.opponents(seat)
+        if all(self.seats[q].is_computer for q in others):
+            if all(self.computer_accepts_draw(q) for q in others):
+                return self._agree()
+            self._bump()
+            self._event("draw_declined", f"{self.name(others[0])} declines the draw", others[0])
+            return "declined"
+        self.draw_offer = seat
+        self._bump()
+        self._event("draw_offer", f"{self.name(seat)} offers a draw", seat)
+        return "offered"
+
+    def answer_draw(self, seat: int, accept: bool) -> str:
+        """A person answers the pending offer of the other side (or withdraws their own:
+        ``accept`` false on one's own offer)."""
+        self._open(seat)
+        offer = self.draw_offer
+        if offer is None:
+            raise TableError("no_offer", "there is no draw offer")
+        if accept:
+            if offer == seat:
+                raise TableError("no_offer", "there is no draw offer of the other side")
+            return self._agree()
+        self.draw_offer = None
+        self._bump()
+        word = "withdraws the draw offer" if offer == seat else "declines the draw"
+        self._event("draw_declined", f"{self.name(seat)} {word}", seat)
+        return "declined"
+
+    def _agree(self) -> str:
+        self.ending = Ending("agreed", "draw by agreement")
+        self.draw_offer = None
+        self._bump()
+        self._event("draw_agreed", "draw agreed")
+        return "agreed"
+
+    def computer_accepts_draw(self, q: int, playouts: int = DRAW_PLAYOUTS) -> bool:
+        """The computer's one rule: it accepts when random playouts from what seat ``q`` may
+        see (hidden parts redrawn by ``determinize``) give it a mean return below
+        :data:`DRAW_THRESHOLD`, i.e. it is losing. Seeded by the ply: the same position, the
+        same answer."""
+        rng = random.Random(len(self.game.history))
+        total = 0.0
+        for _ in range(playouts):
+            g = self.game.determinize(q, rng)
+            while not g.is_terminal():
+                moves = g.legal_moves()
+                g.apply_unchecked(moves[rng.randrange(len(moves))])
+            total += g.returns()[q]
+        return total / playouts < DRAW_THRESHOLD
+
+    # --- rematch ------------------------------------------------------------------------------
+    def rematch_options(self, same_deal: bool = False) -> dict[str, str]:
+        """The options of the next game (see the seed policy in the module text)."""
+        prev = self.game.options()
+        rule = self.entry.extra.get("rematch")
+        opts = dict(prev)
+        if callable(rule):
+            outcome = self.ending.as_outcome() if self.ending is not None else None
+            if outcome is not None and self.ending is not None and self.ending.how == "agreed":
+                outcome = None
+            opts = dict(rule(prev, outcome))
+        if same_deal:
+            for key in ("seed", "deck", "roles"):
+                if key in prev:
+                    opts[key] = prev[key]
+        else:
+            opts.pop("deck", None)
+            opts.pop("roles", None)
+            opts["seed"] = str(self.rng.randrange(SEED_LIMIT))
+        return opts
+
+    def rematch(self, same_deal: bool = False) -> Table:
+        """A new table with the same seats after this game ended."""
+        if self.ending is None:
+            raise TableError("not_over", "a rematch follows a finished game")
+        try:
+            game = self.entry.cls.new(self.rematch_options(same_deal))
+        except RuleboxError as e:
+            raise TableError("no_rematch", f"no rematch: {e}") from None
+        return Table(game, list(self.seats), self.rng.randrange(SEED_LIMIT))
+
+    # --- words --------------------------------------------------------------------------------
+    def name(self, p: int) -> str:
+        """``player 1 (dark, mcts)``: the seat's number, its name in the game, who plays it."""
+        seat = self.seats[p]
+        persons = sum(s.is_person for s in self.seats)
+        if seat.is_person:
+            who = "you" if persons == 1 else "person"
+        else:
+            assert seat.agent is not None
+            who = seat.agent.name
+        seat_name = self.entry.seat_name(p)
+        if seat_name == f"player {p}":
+            return f"player {p} ({who})"
+        return f"player {p} ({seat_name}, {who})"
+
+    def describe_end(self) -> str:
+        """The result in words."""
+        e = self.ending
+        if e is None:
+            return "the game goes on"
+        if e.how != "rules":
+            return e.reason
+        assert e.outcome is not None
+        if e.winners:
+            who = " and ".join(self.name(w) for w in e.winners)
+            text = f"{who} {'win' if len(e.winners) > 1 else 'wins'}: {e.reason}"
+        else:
+            text = f"no winner: {e.reason}"
+        if e.outcome.scores is not None:
+            text += " (score " + ", ".join(str(s) for s in e.outcome.scores) + ")"
+        return text
+
+    # --- records and storage ------------------------------------------------------------------
+    def record(self) -> Record:
+        """The game record (the log and a count of takebacks when moves were taken back)."""
+        rec = Record.of(self.game, self.players(), self.started)
+        if self.ending is not None and self.ending.how != "rules":
+            rec.result = self.ending.result_line()
+            rec.ending = self.ending.reason
+        rec.takebacks = self.takebacks
+        if self.takebacks:
+            rec.log = list(self.log)
+        return rec
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole table (the game's state, seats aside, which surfaces keep)."""
+        return {
+            "table": TABLE_FORMAT,
+            "game": self.game.id,
+            "options": self.game.options(),
+            "history": [str(m) for m in self.game.history],
+            "position": self.game.position_json(),
+            "log": list(self.log) if self.takebacks else None,
+            "seed": self.seed,
+            "version": self.version,
+            "ending": self.ending.to_json() if self.ending and self.ending.how != "rules"
+            else None,
+            "draw_offer": self.draw_offer,
+            "takebacks": self.takebacks,
+            "events": [e.to_json() for e in self.events[-50:]],
+            "event_count": len(self.events),
+            "started": self.started,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], seats: Sequence[Seat]) -> Table:
+        """Rebuild a table from :meth:`to_json` (or a plain ``Game.to_json`` state)."""
+        if "table" not in data:
+            game = game_entry(str(data.get("game"))).cls.from_json(dict(data))
+            return cls(game, list(seats), secrets.randbits(62))
+        gid = str(data["game"])
+        steps = data.get("log") or data.get("history") or []
+        game = replay_log(gid, dict(data["options"]), steps)
+        if game.position_json() != data.get("position"):
+            raise StateError("the table's log does not lead to its position")
+        t = cls(game, list(seats), int(data.get("seed", 0)), version=int(data["version"]),
+                log=[str(s) for s in steps], takebacks=int(data.get("takebacks", 0)),
+                started=str(data.get("started") or _now()))
+        t.rng = random.Random(t.seed * 1_000_003 + t.version)  # fresh after a reload
+        e = data.get("ending")
+        if e:
+            t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()))
+        t.draw_offer = data.get("draw_offer")
+        count = int(data.get("event_count", 0))
+        kept = [Event(int(x["index"]), str(x["kind"]), str(x["text"]), x.get("player"),
+                      int(x.get("ply", 0))) for x in data.get("events") or []]
+        t.events = ([Event(i, "earlier", "", None, 0) for i in range(count - len(kept))]
+                    + kept)
+        return t
+
+
+def replay_log(game_id: str, options: Mapping[str, str], steps: Sequence[str]) -> Game:
+    """A game rebuilt from a table's log (moves, ``!undo``, ``!reshuffle SEED``), every move
+    checked; ``StateError`` says where it breaks."""
+    game = game_entry(game_id).cls.new(dict(options))
+    for i, step in enumerate(steps, start=1):
+        try:
+            if step == "!undo":
+                game.undo()
+            elif step.startswith("!reshuffle "):
+                reshuffle = getattr(game, "reshuffle_unseen", None)
+                if reshuffle is not None:
+                    reshuffle(random.Random(int(step.split()[1])))
+            else:
+                game.apply(step)
+        except (RuleboxError, ValueError, IndexError) as e:
+            raise StateError(f"step {i} ({step[:40]!r}) of the log does not replay: {e}") from None
+    return game
+
+
+def _movers_of(game: Game) -> list[int]:
+    """Who made each move of ``game``'s history (replayed from its start)."""
+    g = game_entry(game.id).cls.new(game.options())
+    start = game.to_json().get("start")
+    if start is not None:
+        g._load_drawn(start)
+    out = []
+    for m in game.history:
+        out.append(g.current_player())
+        g.apply_unchecked(m)
+    return out
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
