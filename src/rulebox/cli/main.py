@@ -1,4 +1,5 @@
-"""The ``rulebox`` command: play, engine, replay, rules, bench, games, agents, tournament, serve."""
+"""The ``rulebox`` command: play, engine, replay, rules, bench, games, agents, tournament, serve,
+train."""
 
 from __future__ import annotations
 
@@ -163,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=cmd_bench)
 
-    for name, module in (("tournament", "rulebox.cli.tournament"), ("serve", "rulebox.cli.serve")):
+    for name, module in (("tournament", "rulebox.cli.tournament"), ("serve", "rulebox.cli.serve"),
+                         ("train", "rulebox.cli.train")):
         try:
             mod = importlib.import_module(module)
         except ImportError:

@@ -1,0 +1,158 @@
+"""``rulebox train <game>``: tune a game's evaluation weights by self-play (needs numpy:
+``pip install 'rulebox[train]'``).
+
+Writes ``rulebox/ai/weights/<game>.json`` in the package (or ``--out FILE``), which the game's
+heuristic loads by default; the file's ``meta`` holds the full command, the seed, the data sizes
+and the fit. The same command writes the same file byte for byte. See docs/TRAINING.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rulebox.core.errors import RuleboxError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    parser.add_argument("game", help="game id (see rulebox games)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of everything random (1)")
+    parser.add_argument("--games", type=int, default=200,
+                        help="self-play games per generation (200)")
+    parser.add_argument("--generations", type=int, default=3,
+                        help="generations: each plays with the weights fitted so far (3)")
+    parser.add_argument("--agent", default="model",
+                        help="who plays: model (one ply on the current weights, the default) or "
+                             "an agent bounded by iterations=, e.g. alphabeta:iterations=500")
+    parser.add_argument("--epsilon", type=float, default=0.1,
+                        help="share of random moves in self-play (0.1)")
+    parser.add_argument("--skip-opening", type=int, default=4,
+                        help="moves at the start of a game not sampled (4)")
+    parser.add_argument("--per-game", type=int, default=12,
+                        help="positions sampled at most from one game (12)")
+    parser.add_argument("--holdout", type=float, default=0.2,
+                        help="share of games held out of the fit, to measure it (0.2)")
+    parser.add_argument("--l2", type=float, default=None,
+                        help="L2 strength (default: chosen by 4-fold cross-validation)")
+    parser.add_argument("--players", default="",
+                        help="player counts cycled from game to game, e.g. 2,3,4")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="worker processes (1; the file does not depend on it)")
+    parser.add_argument("--out", metavar="FILE",
+                        help="write here instead of the package's weights file")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from rulebox.ai.train import TrainConfig
+    from rulebox.core.registry import game_entry
+
+    entry = game_entry(args.game)
+    options: list[tuple[str, str]] = []
+    for pair in args.option or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise RuleboxError(f"options are written key=value, not {pair[:40]!r}")
+        options.append((key.strip().lower(), value.strip()))
+    try:
+        players = tuple(int(p) for p in str(args.players).split(",") if p.strip())
+    except ValueError:
+        raise RuleboxError(f"--players is a list of player counts, not {args.players!r}") from None
+    counts = entry.cls.player_counts
+    for n in players:
+        if n not in counts:
+            raise RuleboxError(f"{entry.id} is played by {counts} players, not {n}")
+    if not players and len(counts) > 1:
+        players = tuple(counts)
+    config = TrainConfig(
+        entry.id, seed=args.seed, games=args.games, generations=args.generations,
+        agent=args.agent, epsilon=args.epsilon, skip_opening=args.skip_opening,
+        per_game=args.per_game, holdout=args.holdout, l2=args.l2, players=players,
+        options=tuple(sorted(options)),
+    )
+    config.check()
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    """Train and write the weights; 0 on success, 2 on bad arguments."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = Console(stderr=True)
+    try:
+        from rulebox.ai import train as training
+
+        training.need_numpy()
+        config = _config(args)
+        fs = training.feature_set(config.game_id)
+        if args.workers < 1:
+            raise RuleboxError("--workers must be at least 1")
+    except (RuleboxError, ValueError) as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    from rulebox.ai.learned import forget_weights, shipped_path
+
+    out = Path(args.out) if args.out else shipped_path(config.game_id)
+    print(f"training {config.game_id}: {len(fs.names)} features, {config.generations} "
+          f"generation(s) of {config.games} games, agent {config.agent}, seed {config.seed}")
+    sys.stdout.flush()
+    interactive = err.is_terminal and not args.quiet
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(),
+        MofNCompleteColumn(), TimeElapsedColumn(), console=err, disable=not interactive,
+    )
+
+    def generation_done(generation: int, figures: Any) -> None:
+        line = (f"generation {generation}: {figures['positions_train']} positions, "
+                f"held-out log-loss {figures['held_out_log_loss']}, l2 {figures['l2']:g}, "
+                f"{figures['mean_plies']} moves a game")
+        if interactive:
+            progress.console.print(line)
+        else:
+            print(line)
+            sys.stdout.flush()
+
+    try:
+        with progress:
+            task = progress.add_task("self-play", total=config.games * config.generations)
+
+            def game_done(generation: int, samples: Any) -> None:
+                progress.update(task, advance=1,
+                                description=f"generation {generation + 1}/{config.generations}")
+
+            weights = training.train(config, args.workers, game_done, generation_done)
+    except RuleboxError as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    out.parent.mkdir(parents=True, exist_ok=True)
+    weights.save(out)
+    forget_weights(config.game_id)
+    fit = weights.meta["fit"]
+    pos = weights.meta["positions"]
+    print(f"{pos['train']} training and {pos['held_out']} held-out positions from "
+          f"{weights.meta['games']} games; held-out log-loss {fit['held_out_log_loss_before']} "
+          f"with the hand-set weights, {fit['held_out_log_loss_after']} fitted "
+          f"({fit['held_out_log_loss_constant']} for a constant)")
+    width = max(len(n) for n in weights.features)
+    for name, w in zip(weights.features, weights.weights, strict=True):
+        print(f"  {name:<{width}} {w:+.4f}   (was {weights.meta['start_weights'][name]:+.4f})")
+    print(f"  {'bias':<{width}} {weights.bias:+.4f}")
+    print(f"wrote {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run as ``python -m rulebox.cli.train``."""
+    parser = argparse.ArgumentParser(prog="rulebox train", description=__doc__)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
