@@ -27,23 +27,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rulebox.cli.seats import make_seats
     from rulebox.core.registry import game_entry
     from rulebox.match.records import load_record
+    from rulebox.match.table import Table
 
     console = make_console()
-    movers: list[int] = []
+    default = args.level if args.level else None
     if args.load:
         record = load_record(args.load)
-        game = record.replay(upto=0)
-        for text in record.moves:
-            mover = game.current_player()
-            try:
-                game.apply(text)
-            except RuleboxError as e:
-                raise RuleboxError(f"{args.load}: move {len(movers) + 1} ({text!r}) "
-                                   f"breaks the rules: {e}") from None
-            movers.append(mover)
-        if args.game and args.game != game.id:
-            raise RuleboxError(f"{args.load} is a game of {game.id}, not {args.game}")
-        console.print(f"loaded {args.load}: {game.id}, {len(record.moves)} moves")
+        if args.game and args.game != record.game:
+            raise RuleboxError(f"{args.load} is a game of {record.game}, not {args.game}")
+        entry = game_entry(record.game)
+        probe = entry.cls.new(record.options)
+        seats = make_seats(probe.id, probe.num_players, args.seat, args.time, default)
+        try:
+            table = Table.from_record(record, seats)
+        except RuleboxError as e:
+            raise RuleboxError(f"{args.load}: {e}") from None
+        console.print(f"loaded {args.load}: {record.game}, {len(record.moves)} moves")
     else:
         if not args.game:
             raise RuleboxError("which game? e.g. rulebox play columns (see rulebox games)")
@@ -51,12 +50,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.seed is not None:
             options["seed"] = str(args.seed)
         game = game_entry(args.game).cls.new(options)
-    default = args.level if args.level else None
-    seats = make_seats(game.id, game.num_players, args.seat, args.time, default)
+        seats = make_seats(game.id, game.num_players, args.seat, args.time, default)
+        table = Table(game, seats)
+    game = table.game
     console.print(f"[bold]{game.title}[/bold]  " + " ".join(
         f"{k}={v}" for k, v in game.public_options().items()))
-    return play_match(game, seats, args.games, console, time=args.time, save=args.save,
-                      movers=movers)
+    return play_match(table, args.games, console, time=args.time, save=args.save)
 
 
 def cmd_engine(args: argparse.Namespace) -> int:
@@ -130,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="who plays seat N: human, computer, or an agent (N=mcts:time=2); "
                         "default: seat 0 human, the others the strongest agent")
     p.add_argument("--level", help="the computer's agent or level (easy, medium, hard, best)")
-    p.add_argument("--time", type=float, default=1.0, help="seconds per computer move (1)")
+    p.add_argument("--time", type=float, default=1.0, help="seconds per computer turn (1)")
     p.add_argument("--seed", type=int, help="seed for the game's chance")
     p.add_argument("--games", type=int, default=1, help="play a match of N games")
     p.add_argument("--load", metavar="FILE", help="continue a saved game record")

@@ -2,25 +2,27 @@
 
 Commands at the prompt: a move in the game's notation; ``?``/``help``; ``moves``; ``board``;
 ``undo``; ``hint``; ``explain ARG`` (where the game has it); ``save FILE``; ``draw`` (offer a
-draw, two-player games); ``claim`` where the rules have it; ``resign``; ``quit``.
+draw, two-player games); ``resign``; ``quit``.
+
+Everything around the rules (whose turn, the computer's turn, undo, draws, resignation, the
+rematch, the announcements) is the table's (:class:`rulebox.match.table.Table`); this module
+reads lines and prints what the table says.
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
 
-from rulebox.ai.base import make_agent
-from rulebox.cli.seats import Seat, default_agent
 from rulebox.core.errors import RuleboxError
-from rulebox.core.game import Game, Outcome
-from rulebox.core.registry import GameEntry, game_entry
-from rulebox.match.records import Record, save_record
+from rulebox.core.game import Game
+from rulebox.core.registry import game_entry
+from rulebox.match.records import save_record
+from rulebox.match.table import Ending, Seat, Table, TableError
 
 HELP = """\
 Commands: a move in the notation below, or
@@ -31,53 +33,30 @@ Commands: a move in the notation below, or
   history       the moves so far
   resign        give up the game                   quit         stop (the game is not saved)"""
 
+STYLES = {"move": "bold", "agent_error": "bold red", "game_over": "", "undo": "",
+          "reshuffle": "dim", "draw_offer": "", "draw_declined": "", "draw_agreed": "",
+          "resigned": ""}
+"""How each kind of event is printed; announcements (the rest) in bold magenta."""
 
-@dataclass
-class Ending:
-    """How a game at the terminal ended: by the rules, or by the people at the table."""
-
-    outcome: Outcome | None
-    how: str  # "rules", "resigned", "agreed", "quit"
-    text: str
-    winners: tuple[int, ...] = ()
+QUIT = Ending("quit", "game stopped")
 
 
 @dataclass
 class Session:
-    """One game at the terminal."""
+    """One game at the terminal: reads commands, drives the table, prints its events."""
 
-    game: Game
-    seats: list[Seat]
+    table: Table
     console: Console
     read: Callable[[str], str | None]
     time: float = 1.0
-    started: str | None = None
-    movers: list[int] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)
+    seen: int = 0
 
     @property
-    def entry(self) -> GameEntry:
-        return game_entry(self.game.id)
+    def game(self) -> Game:
+        return self.table.game
 
-    def name(self, p: int) -> str:
-        seat = self.seats[p]
-        who = "you" if seat.is_human and sum(s.is_human for s in self.seats) == 1 else (
-            "person" if seat.is_human else seat.spec.split(":")[0])
-        seat_name = self.entry.seat_name(p)
-        if seat_name == f"player {p}":
-            return f"player {p} ({who})"
-        return f"player {p} ({seat_name}, {who})"
-
-    def players(self) -> list[str]:
-        return [s.spec for s in self.seats]
-
-    def record(self) -> Record:
-        rec = Record.of(self.game, self.players(), self.started)
-        return rec
-
-    # --- drawing ------------------------------------------------------------------------------
     def show_board(self, player: int | None) -> None:
-        self.console.print(self.entry.render(self.game, player))
+        self.console.print(game_entry(self.game.id).render(self.game, player))
 
     def show_moves(self) -> None:
         moves = sorted(str(m) for m in self.game.legal_moves())
@@ -86,177 +65,121 @@ class Session:
         else:
             self.console.print(f"{len(moves)} legal moves: " + " ".join(moves))
 
+    def show_events(self) -> None:
+        """Print what happened since the last time (moves, announcements, draws...)."""
+        for ev in self.table.events_since(self.seen):
+            if ev.kind in ("undo", "game_over") or not ev.text:
+                continue
+            style = STYLES.get(ev.kind, "bold magenta")
+            if ev.kind == "move" and ev.player is not None and \
+                    self.table.seats[ev.player].is_computer:
+                style = "bold cyan"
+            self.console.print(Text(ev.text, style=style))
+        self.seen = len(self.table.events)
+
     # --- the loop -----------------------------------------------------------------------------
     def run(self) -> Ending:
         shown_for: tuple[int, int] | None = None
-        while not self.game.is_terminal():
-            p = self.game.current_player()
-            seat = self.seats[p]
-            if not seat.is_human:
-                assert seat.agent is not None
-                move = seat.agent.choose(self.game.clone())
-                self._apply(str(move))
-                self.console.print(Text(f"{self.name(p)} plays {move}", style="bold cyan"))
-                self.flush_announcements()
+        table = self.table
+        self.seen = len(table.events)
+        while not table.over():
+            if table.computer_to_move() is not None:
+                table.play_computers(limit=1)
+                self.show_events()
                 shown_for = None
                 continue
-            if shown_for != (len(self.game.history), p):
+            p = table.to_move()
+            assert p is not None
+            if shown_for != (table.version, p):
                 self.show_board(p)
-                shown_for = (len(self.game.history), p)
-            line = self.read(f"{self.name(p)} > ")
+                shown_for = (table.version, p)
+            line = self.read(f"{table.name(p)} > ")
             if line is None:
-                return Ending(None, "quit", "input ended; the game was not finished")
+                return Ending("quit", "input ended; the game was not finished")
             ending = self.command(line.strip(), p)
+            self.show_events()
             if ending is not None:
                 return ending
-        self.show_board(None)
-        outcome = self.game.outcome()
-        assert outcome is not None
-        return Ending(outcome, "rules", self.describe(outcome), outcome.winners)
-
-    def _apply(self, text: str) -> object:
-        """Play a move (checked) and say what it did beyond the move itself, where the game
-        has an ``announce`` hook (a bonus move, a skipped turn)."""
-        p = self.game.current_player()
-        announce = self.entry.extra.get("announce")
-        before = self.game.position_json() if announce else None
-        move = self.game.apply(text)
-        self.movers.append(p)
-        if announce:
-            for line in announce(self.game, p, before):
-                self.pending.append(line)
-        return move
-
-    def flush_announcements(self) -> None:
-        for line in self.pending:
-            self.console.print(Text(line, style="bold magenta"))
-        self.pending.clear()
-
-    def describe(self, outcome: Outcome) -> str:
-        if outcome.winners:
-            who = " and ".join(self.name(w) for w in outcome.winners)
-            verb = "win" if len(outcome.winners) > 1 else "wins"
-            text = f"{who} {verb}: {outcome.reason}"
-        else:
-            text = f"no winner: {outcome.reason}"
-        if outcome.scores is not None:
-            text += " (score " + ", ".join(str(s) for s in outcome.scores) + ")"
-        return text
+        if table.ending is not None and table.ending.how == "rules":
+            self.show_board(None)
+        assert table.ending is not None
+        return table.ending
 
     def command(self, line: str, p: int) -> Ending | None:
         word, _, arg = line.partition(" ")
         word = word.lower()
         arg = arg.strip()
         console = self.console
+        table = self.table
         if not line:
             return None
-        if word in ("?", "help"):
-            console.print(HELP, highlight=False)
-            console.print(self.entry.notation_help, highlight=False)
-            self.show_moves()
-        elif word in ("moves", "legal"):
-            self.show_moves()
-        elif word == "history":
-            moves = [str(m) for m in self.game.history]
-            console.print(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1)) or "no moves yet")
-        elif word in ("board", "show"):
-            self.show_board(p)
-        elif word == "quit" or word == "exit":
-            return Ending(None, "quit", "game stopped")
-        elif word == "undo":
-            self.undo()
-        elif word == "hint":
-            agent = make_agent(default_agent(self.game.id), self.game.id,
-                               {"time": str(self.time), "seed": str(len(self.movers))})
-            console.print(f"hint: the computer would play {agent.choose(self.game.clone())}")
-        elif word == "explain":
-            if self.entry.explain is None:
-                console.print("this game has no explain command; try ? for the moves")
+        try:
+            if word in ("?", "help"):
+                console.print(HELP, highlight=False)
+                console.print(game_entry(self.game.id).notation_help, highlight=False)
+                self.show_moves()
+            elif word in ("moves", "legal"):
+                self.show_moves()
+            elif word == "history":
+                moves = [str(m) for m in self.game.history]
+                console.print(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1))
+                              or "no moves yet")
+            elif word in ("board", "show"):
+                self.show_board(p)
+            elif word in ("quit", "exit"):
+                return QUIT
+            elif word == "undo":
+                for move in table.undo(p):
+                    console.print(f"took back {move}")
+            elif word == "hint":
+                console.print(f"hint: the computer would play {table.hint(self.time)}")
+            elif word == "explain":
+                explain = game_entry(self.game.id).explain
+                if explain is None:
+                    console.print("this game has no explain command; try ? for the moves")
+                else:
+                    console.print(explain(self.game, arg), highlight=False)
+            elif word == "save":
+                self.save(arg)
+            elif word == "resign":
+                if self.game.num_players not in (1, 2, 4):
+                    console.print("resign is for one- and two-player and team games; use quit")
+                else:
+                    return table.resign(p)
+            elif word == "draw":
+                return self.offer_draw(p)
             else:
-                try:
-                    console.print(self.entry.explain(self.game, arg), highlight=False)
-                except RuleboxError as e:
-                    console.print(f"[red]{e}[/red]")
-        elif word == "save":
-            if not arg:
-                console.print("usage: save FILE")
-            else:
-                try:
-                    save_record(self.record(), arg)
-                    console.print(f"saved to {arg}")
-                except OSError as e:
-                    console.print(f"[red]cannot save to {arg}: {e.strerror}[/red]")
-        elif word == "resign":
-            return self.resign(p)
-        elif word == "draw":
-            return self.offer_draw(p)
-        else:
-            try:
-                move = self._apply(line)
-                console.print(Text(f"{self.name(p)} plays {move}", style="bold"))
-                self.flush_announcements()
-            except RuleboxError as e:
-                console.print(Text(str(e), style="bold red"))
+                table.play(p, line)
+        except TableError as e:
+            console.print(Text(str(e), style="bold red" if e.code != "nothing_to_undo" else ""))
+        except RuleboxError as e:
+            console.print(Text(str(e), style="bold red"))
+            if word not in ("explain", "hint"):
                 console.print("type ? for help and the legal moves", style="dim")
         return None
 
-    def undo(self) -> None:
-        """Take back moves until the last move of a person is undone."""
-        humans = {i for i, s in enumerate(self.seats) if s.is_human}
-        if not any(m in humans for m in self.movers):
-            self.console.print("there is no move of yours to undo")
+    def save(self, path: str) -> None:
+        if not path:
+            self.console.print("usage: save FILE")
             return
-        while self.movers:
-            mover = self.movers.pop()
-            move = self.game.undo()
-            self.console.print(f"took back {move}")
-            if mover in humans:
-                break
-
-    def opponents(self, p: int) -> list[int]:
-        n = self.game.num_players
-        if n == 4:
-            return [q for q in range(n) if q % 2 != p % 2]
-        return [q for q in range(n) if q != p]
-
-    def resign(self, p: int) -> Ending | None:
-        if self.game.num_players not in (2, 4):
-            if self.game.num_players == 1:
-                return Ending(None, "resigned", f"{self.name(p)} gives up")
-            self.console.print("resign is for two-player and team games; use quit")
-            return None
-        winners = tuple(self.opponents(p))
-        who = " and ".join(self.name(w) for w in winners)
-        return Ending(None, "resigned", f"{self.name(p)} resigns; {who} win(s)", winners)
+        try:
+            save_record(self.table.record(), path)
+            self.console.print(f"saved to {path}")
+        except OSError as e:
+            self.console.print(f"[red]cannot save to {path}: {e.strerror}[/red]")
 
     def offer_draw(self, p: int) -> Ending | None:
+        table = self.table
         if self.game.num_players != 2:
             self.console.print("draw offers are for two-player games")
             return None
-        q = 1 - p
-        seat = self.seats[q]
-        if seat.is_human:
-            answer = self.read(f"{self.name(q)}: accept a draw? [y/n] ")
-            accepted = answer is not None and answer.strip().lower() in ("y", "yes")
-        else:
-            accepted = self.computer_accepts_draw(q)
-        if accepted:
-            return Ending(None, "agreed", "draw agreed")
-        self.console.print(f"{self.name(q)} declines the draw")
-        return None
-
-    def computer_accepts_draw(self, q: int, playouts: int = 200) -> bool:
-        """The computer accepts when random playouts from what it may see (hidden parts redrawn
-        by ``determinize``) say it is losing: a mean return below -0.1."""
-        rng = random.Random(len(self.game.history))
-        total = 0.0
-        for _ in range(playouts):
-            g = self.game.determinize(q, rng)
-            while not g.is_terminal():
-                moves = g.legal_moves()
-                g.apply_unchecked(moves[rng.randrange(len(moves))])
-            total += g.returns()[q]
-        return total / playouts < -0.1
+        answer = table.offer_draw(p)
+        if answer == "offered":
+            q = table.opponents(p)[0]
+            self.show_events()
+            reply = self.read(f"{table.name(q)}: accept a draw? [y/n] ")
+            table.answer_draw(q, reply is not None and reply.strip().lower() in ("y", "yes"))
+        return table.ending
 
 
 def read_line(prompt: str) -> str | None:
@@ -280,31 +203,31 @@ def make_console() -> Console:
 
 
 def play_match(
-    first: Game,
-    seats: list[Seat],
+    first: Table,
     games: int,
     console: Console,
     read: Callable[[str], str | None] = read_line,
     time: float = 1.0,
     save: str | None = None,
-    movers: list[int] | None = None,
 ) -> int:
-    """Play ``games`` games (a match when more than one) and print each result and the score."""
-    entry = game_entry(first.id)
-    n = first.num_players
+    """Play ``games`` games (a match when more than one) and print each result and the score;
+    each next game is the table's rematch."""
+    table = first
+    n = table.game.num_players
     score = [0.0] * n
-    game = first
     for number in range(1, games + 1):
         if games > 1:
             console.rule(f"Game {number} of {games}")
-            console.print("options: " + " ".join(f"{k}={v}" for k, v in game.options().items()))
-        session = Session(game, seats, console, read, time, movers=list(movers or []))
+            console.print("options: " + " ".join(
+                f"{k}={v}" for k, v in table.game.options().items()))
+        session = Session(table, console, read, time)
         ending = session.run()
-        console.print(Text(ending.text, style="bold"))
+        console.print(Text(table.describe_end() if ending.how != "quit" else ending.reason,
+                           style="bold"))
         if save:
-            rec = session.record()
-            save_record(rec, save if games == 1 else f"{save}.{number}")
-            console.print(f"record saved to {save if games == 1 else f'{save}.{number}'}")
+            where = save if games == 1 else f"{save}.{number}"
+            save_record(table.record(), where)
+            console.print(f"record saved to {where}")
         if ending.how == "quit":
             break
         if ending.winners:
@@ -315,15 +238,10 @@ def play_match(
                 score[i] += 0.5
         if games > 1:
             console.print("match score: " + ", ".join(
-                f"{session.name(i)} {score[i]:g}" for i in range(n)))
+                f"{table.name(i)} {score[i]:g}" for i in range(n)))
         if number < games:
-            rematch = entry.extra.get("rematch")
-            opts = game.options()
-            if rematch is not None:
-                opts = rematch(opts, ending.outcome if ending.how == "rules" else Outcome(
-                    ending.winners, None, ending.how))
-            else:
-                opts = dict(opts, seed=str(int(opts.get("seed", "0")) + 1))
-            game = entry.cls.new(opts)
-            movers = []
+            table = table.rematch()
     return 0
+
+
+__all__ = ["Seat", "Session", "Table", "make_console", "play_match", "read_line"]

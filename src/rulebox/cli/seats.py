@@ -1,38 +1,19 @@
-"""Who sits where: a person or an agent for each seat of a game."""
+"""Who sits where at the terminal: ``--seat N=WHO``, WHO a person (``human``) or an agent spec
+(:mod:`rulebox.match.agents`: ``1=mcts:time=2,seed=5``, ``1=computer``, ``1=computer:easy``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from rulebox.ai.base import Agent, agent_entries, make_agent
 from rulebox.core.errors import OptionError
+from rulebox.match.agents import PERSON_NAMES, AgentSpec, default_agent
+from rulebox.match.table import Seat
 
 HUMAN = "human"
 
-
-def default_agent(game_id: str) -> str:
-    """The strongest agent registered for a game (``best`` when there is one)."""
-    names = [e.name for e in agent_entries(game_id)]
-    for name in ("best", "mcts", "greedy", "random"):
-        if name in names:
-            return name
-    return names[0]
+__all__ = ["HUMAN", "default_agent", "make_seats", "parse_seat_spec"]
 
 
-@dataclass
-class Seat:
-    """One seat: a person (``agent is None``) or an agent with its settings."""
-
-    spec: str
-    agent: Agent | None = None
-
-    @property
-    def is_human(self) -> bool:
-        return self.agent is None
-
-
-def parse_seat_spec(text: str) -> tuple[int, str, dict[str, str]]:
-    """Read ``1=mcts`` or ``1=mcts:time=2,seed=5`` into (seat, agent name, settings)."""
+def parse_seat_spec(text: str) -> tuple[int, str]:
+    """Read ``1=mcts`` or ``1=mcts:time=2,seed=5`` into (seat, who)."""
     if "=" not in text:
         raise OptionError(f"a seat is written N=human or N=<agent>, not {text[:40]!r}")
     seat_text, _, rest = text.partition("=")
@@ -40,14 +21,7 @@ def parse_seat_spec(text: str) -> tuple[int, str, dict[str, str]]:
         seat = int(seat_text)
     except ValueError:
         raise OptionError(f"seat {seat_text[:20]!r} is not a number") from None
-    name, _, settings_text = rest.partition(":")
-    settings: dict[str, str] = {}
-    for part in filter(None, settings_text.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise OptionError(f"agent settings are key=value, not {part[:40]!r}")
-        settings[key.strip().lower()] = value.strip()
-    return seat, name.strip().lower(), settings
+    return seat, rest.strip()
 
 
 def make_seats(
@@ -57,26 +31,27 @@ def make_seats(
     time: float,
     default: str | None = None,
 ) -> list[Seat]:
-    """Seats for a game: seat 0 is a person and the others the strongest agent, unless
-    ``specs`` say otherwise."""
-    computer = default or default_agent(game_id)
-    chosen: dict[int, tuple[str, dict[str, str]]] = {}
-    for spec in specs:
-        seat, name, settings = parse_seat_spec(spec)
+    """Seats for a game: seat 0 is a person and the others the strongest agent (or
+    ``default``), unless ``specs`` say otherwise. An agent without ``time=``/``iterations=``
+    gets ``time`` seconds a turn, and without ``seed=`` its seat number as seed."""
+    computer = default or "computer"
+    chosen: dict[int, str] = {}
+    for text in specs:
+        seat, who = parse_seat_spec(text)
         if not 0 <= seat < num_players:
             raise OptionError(f"there is no seat {seat}: seats are 0 to {num_players - 1}")
-        chosen[seat] = (name, settings)
+        chosen[seat] = who
     seats = []
     for p in range(num_players):
-        name, settings = chosen.get(p, (HUMAN if p == 0 else computer, {}))
-        if name in (HUMAN, "person", "me"):
-            seats.append(Seat(HUMAN))
+        who = chosen.get(p, HUMAN if p == 0 else computer)
+        if who.strip().lower() in PERSON_NAMES:
+            seats.append(Seat.person())
             continue
-        if name == "computer":
-            name = computer
-        settings = dict(settings)
-        settings.setdefault("time", str(time))
-        settings.setdefault("seed", str(p))
-        spec = name + (":" + ",".join(f"{k}={v}" for k, v in sorted(settings.items())))
-        seats.append(Seat(spec, make_agent(name, game_id, settings)))
+        spec = AgentSpec.parse(who).resolve(game_id)
+        defaults = {"seed": str(p)}
+        if spec.get("iterations") is None:
+            defaults["time"] = f"{time:g}"
+        spec = spec.with_settings(defaults).sorted()
+        spec.make(game_id)  # refuse an unknown agent or a bad setting now
+        seats.append(Seat.computer(spec, spec.name))
     return seats

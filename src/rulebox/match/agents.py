@@ -168,3 +168,18 @@ def _settings(parts: Sequence[str]) -> tuple[tuple[str, str], ...]:
             raise OptionError(f"agent setting {key[:30]!r} given twice")
         out[key] = value.strip()
     return tuple(out.items())
+
+
+def split_agent_list(text: str) -> list[AgentSpec]:
+    """Agents listed in one argument, separated by spaces or commas:
+    ``random,mcts:iterations=500,c=0.5 greedy``. A comma-separated piece that is a setting
+    (``c=0.5``) belongs to the agent before it."""
+    pieces: list[str] = []
+    for word in text.replace(",", " , ").split():
+        if word == ",":
+            continue
+        if "=" in word and ":" not in word and pieces:
+            pieces[-1] += "," + word
+        else:
+            pieces.append(word)
+    return [AgentSpec.parse(p) for p in pieces]

@@ -629,6 +629,21 @@ class Table:
             text += " (score " + ", ".join(str(s) for s in e.outcome.scores) + ")"
         return text
 
+    @classmethod
+    def from_record(cls, record: Record, seats: Sequence[Seat]) -> Table:
+        """A table that goes on from a saved record (its log, when moves were taken back)."""
+        record.replay()  # every move checked; a record that breaks the rules says where
+        steps = record.log if record.log is not None else record.moves
+        game, movers = _replay(record.game, record.options, steps)
+        return cls(game, list(seats), secrets.randbits(62), log=list(steps), movers=movers,
+                   takebacks=record.takebacks, started=record.started or _now())
+
+    def hint(self, seconds: float) -> Any:
+        """What the strongest agent would play for the player to move."""
+        spec = AgentSpec.parse("computer").resolve(self.game.id)
+        agent = spec.make(self.game.id, time=str(seconds), seed=str(len(self.game.history)))
+        return agent.choose(self.game.clone())
+
     # --- records and storage ------------------------------------------------------------------
     def record(self) -> Record:
         """The game record (the log and a count of takebacks when moves were taken back)."""
@@ -669,12 +684,12 @@ class Table:
             return cls(game, list(seats), secrets.randbits(62))
         gid = str(data["game"])
         steps = data.get("log") or data.get("history") or []
-        game = replay_log(gid, dict(data["options"]), steps)
+        game, movers = _replay(gid, dict(data["options"]), steps)
         if game.position_json() != data.get("position"):
             raise StateError("the table's log does not lead to its position")
         t = cls(game, list(seats), int(data.get("seed", 0)), version=int(data["version"]),
                 log=[str(s) for s in steps], takebacks=int(data.get("takebacks", 0)),
-                started=str(data.get("started") or _now()))
+                started=str(data.get("started") or _now()), movers=movers)
         t.rng = random.Random(t.seed * 1_000_003 + t.version)  # fresh after a reload
         e = data.get("ending")
         if e:
@@ -691,20 +706,29 @@ class Table:
 def replay_log(game_id: str, options: Mapping[str, str], steps: Sequence[str]) -> Game:
     """A game rebuilt from a table's log (moves, ``!undo``, ``!reshuffle SEED``), every move
     checked; ``StateError`` says where it breaks."""
+    return _replay(game_id, options, steps)[0]
+
+
+def _replay(game_id: str, options: Mapping[str, str], steps: Sequence[str]
+            ) -> tuple[Game, list[int]]:
+    """The game and who made each move of its history, from a log."""
     game = game_entry(game_id).cls.new(dict(options))
+    movers: list[int] = []
     for i, step in enumerate(steps, start=1):
         try:
             if step == "!undo":
                 game.undo()
+                movers.pop()
             elif step.startswith("!reshuffle "):
                 reshuffle = getattr(game, "reshuffle_unseen", None)
                 if reshuffle is not None:
                     reshuffle(random.Random(int(step.split()[1])))
             else:
+                movers.append(game.current_player())
                 game.apply(step)
         except (RuleboxError, ValueError, IndexError) as e:
             raise StateError(f"step {i} ({step[:40]!r}) of the log does not replay: {e}") from None
-    return game
+    return game, movers
 
 
 def _movers_of(game: Game) -> list[int]:
