@@ -11,10 +11,35 @@ import json
 import sys
 from typing import IO, Any
 
-from rulebox.ai.base import agent_entries, make_agent
+from rulebox.ai.base import agent_entries
 from rulebox.core.errors import RuleboxError, StateError, UnknownNameError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.registry import game_entry, game_ids
+from rulebox.match.agents import COMPUTER, AgentSpec
+from rulebox.match.table import Seat, Table
+
+COMMANDS: dict[str, str] = {
+    "games": "games",
+    "new": "new <game> [key=value ...]",
+    "legal": "legal",
+    "play": "play <move>",
+    "undo": "undo",
+    "turn": "turn",
+    "result": "result",
+    "show": "show",
+    "state": "state",
+    "load": "load <json>",
+    "view": "view <player>",
+    "history": "history",
+    "genmove": "genmove [agent[:key=value,...]] [key=value ...]",
+    "agents": "agents",
+    "help": "help",
+    "list_commands": "list_commands",
+    "known_command": "known_command <command>",
+    "quit": "quit",
+}
+"""Every command with its usage, in PROTOCOL.md's order; ``list_commands`` / ``help`` /
+``known_command`` (GTP's discovery commands) answer from it."""
 
 MAX_LINE = 1 << 20
 """Longest command line read (1 MiB); a longer one is refused and skipped."""
@@ -44,6 +69,17 @@ class Engine:
     def __init__(self) -> None:
         self.game: Game | None = None
         self.done = False
+        self._tab: Table | None = None
+
+    def _table(self) -> Table:
+        """The table around the current game (for ``genmove``: the turn's clock, the agent
+        spec, the failure report); rebuilt when the game was replaced or changed."""
+        game = self._need_game()
+        t = self._tab
+        if t is None or t.game is not game or len(t.movers) != len(game.history):
+            t = Table(game, [Seat.remote()] * game.num_players, seed=0)
+            self._tab = t
+        return t
 
     def _need_game(self) -> Game:
         if self.game is None:
@@ -83,7 +119,7 @@ class Engine:
         rest = parts[1].strip() if len(parts) > 1 else ""
         args = rest.split()
         handler = getattr(self, f"cmd_{command}", None)
-        if handler is None or not command.isalpha():
+        if handler is None or command not in COMMANDS:
             shown = command if len(command) <= 30 else command[:27] + "..."
             raise EngineError(f"unknown command {shown!r}")
         return handler(rest, args)
@@ -109,13 +145,14 @@ class Engine:
         return "\n".join(sorted(str(m) for m in game.legal_moves()))
 
     def cmd_play(self, rest: str, args: list[str]) -> str:
-        game = self._need_game()
+        self._need_game()
         if not rest:
             raise EngineError("usage: play <move>")
-        move = game.apply(rest)
-        return str(move)
+        return str(self._table().play(None, rest))
 
     def cmd_undo(self, rest: str, args: list[str]) -> str:
+        """The exact undo of the rules (PROTOCOL.md): programs driving the engine see the whole
+        state anyway, so the table's reshuffle after a person's undo does not apply here."""
         return str(self._need_game().undo())
 
     def cmd_turn(self, rest: str, args: list[str]) -> str:
@@ -166,19 +203,39 @@ class Engine:
         return "\n".join(str(m) for m in self._need_game().history)
 
     def cmd_genmove(self, rest: str, args: list[str]) -> str:
+        """One decision of an agent (AgentSpec, ``time=`` the budget of the whole turn). An
+        agent that fails is reported (``?``) and logged, and nothing is played."""
         game = self._need_game()
         if game.is_terminal():
             raise EngineError("the game is over")
-        name = "best"
-        if args and "=" not in args[0]:
-            name, args = args[0], args[1:]
-        settings = _kv(args)
-        if name == "best" and not any(e.name == "best" for e in agent_entries(game.id)):
-            name = "random"
-        agent = make_agent(name, game.id, settings)
-        move = agent.choose(game.clone())
-        move = game.apply(str(move))
-        return str(move)
+        spec = AgentSpec.from_words(args, COMPUTER)
+        spec.make(game.id)  # an unknown agent or a bad setting is refused here
+        table = self._table()
+        p = game.current_player()
+        table.seats[p] = Seat.computer(spec)
+        try:
+            decision = table.decision()
+            assert decision is not None
+            try:
+                move = table.think(decision)
+            except Exception as e:
+                table.fail(decision, e)  # logged; the engine's own game is left as it was
+                self._tab = None
+                raise EngineError(f"agent {spec.label} failed: {type(e).__name__}: {e}") from None
+        finally:
+            table.seats[p] = Seat.remote()
+        return str(table.play(p, move))
+
+    def cmd_help(self, rest: str, args: list[str]) -> str:
+        return "\n".join(COMMANDS.values())
+
+    def cmd_list_commands(self, rest: str, args: list[str]) -> str:
+        return "\n".join(COMMANDS)
+
+    def cmd_known_command(self, rest: str, args: list[str]) -> str:
+        if len(args) != 1:
+            raise EngineError("usage: known_command <command>")
+        return "true" if args[0].lower() in COMMANDS else "false"
 
     def cmd_agents(self, rest: str, args: list[str]) -> str:
         game_id = self.game.id if self.game is not None else None

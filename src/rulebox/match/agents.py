@@ -94,7 +94,7 @@ class AgentSpec:
         name (itself a spec) and settings as separate words; ``default`` when no name."""
         words = list(words)
         head = default
-        if words and "=" not in words[0]:
+        if words and ("=" not in words[0] or ":" in words[0].partition("=")[0]):
             head = words.pop(0)
         spec = cls.parse(head)
         return spec.with_settings(dict(_settings(words)), override=True)
