@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulebox.core import (
+    Game,
     GameOverError,
     IllegalMoveError,
     NothingToUndoError,
@@ -16,6 +19,7 @@ from rulebox.core import (
     game_entry,
     new_game,
 )
+from rulebox.core.errors import Illegal
 from rulebox.core.options import parse_options
 from rulebox.games.columns import Columns
 from rulebox.match.records import Record
@@ -144,3 +148,72 @@ def test_reshuffle_unseen_is_a_no_op_for_games_without_hidden_cards() -> None:
         before = game.to_json()
         game.reshuffle_unseen(_random.Random(1))
         assert game.to_json() == before
+
+
+def _finished(game_id: str, seed: int) -> tuple[Game, list[Any]]:
+    """A seeded random game of ``game_id`` played to its end, and the moves that were legal one
+    move before the end."""
+    import random as _random
+
+    game = new_game(game_id, {"seed": str(seed)})
+    rng = _random.Random(seed)
+    before: list[Any] = []
+    while not game.is_terminal():
+        before = game.legal_moves()
+        game.apply(before[rng.randrange(len(before))])
+    return game, before
+
+
+@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1"])
+def test_check_move_on_a_finished_game_raises_game_over(game_id: str) -> None:
+    """One convention: ``check_move`` on a finished game raises ``GameOverError`` (an
+    ``IllegalMoveError``) naming how the game ended, for any move, never a ``TypeError`` and
+    never silence (36 to 1 raised ``TypeError`` here; Count Red let a legal-looking move pass)."""
+    for seed in (1, 2):
+        game, moves = _finished(game_id, seed)
+        outcome = game.outcome()
+        assert outcome is not None
+        for move in moves:
+            with pytest.raises(GameOverError) as info:
+                game.check_move(move)
+            assert str(info.value) == f"illegal: the game is over: {outcome.reason}"
+            with pytest.raises(GameOverError):
+                game.apply(move)
+            with pytest.raises(GameOverError):
+                game.parse(str(move))
+
+
+@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1"])
+def test_illegal_reason_and_check_move_agree_with_the_legal_moves(game_id: str) -> None:
+    """``illegal_reason(move)`` is the one place a game says why a move is illegal: ``None``
+    exactly for the legal moves, else ``Illegal(reason, rule)`` with a rule ID, which
+    ``check_move`` raises as ``IllegalMoveError``."""
+    import random as _random
+
+    game = new_game(game_id, {"seed": "4"})
+    rng = _random.Random(4)
+    seen_illegal = 0
+    for _ in range(30):
+        if game.is_terminal():
+            break
+        legal = game.legal_moves()
+        legal_texts = {str(m) for m in legal}
+        for move in legal:
+            assert game.illegal_reason(move) is None
+            game.check_move(move)
+        # moves legal one ply later, or earlier, are mostly illegal now
+        probe = game.clone()
+        probe.apply(legal[0])
+        for move in probe.legal_moves() if not probe.is_terminal() else []:
+            if str(move) in legal_texts:
+                continue
+            why = game.illegal_reason(move)
+            assert isinstance(why, Illegal) and why.rule and why.reason
+            with pytest.raises(IllegalMoveError) as info:
+                game.check_move(move)
+            assert (info.value.reason, info.value.rule) == (why.reason, why.rule)
+            seen_illegal += 1
+        game.apply(legal[rng.randrange(len(legal))])
+    assert seen_illegal > 0
+    why = game.illegal_reason("not a move")
+    assert isinstance(why, Illegal) and why.rule

@@ -3,6 +3,7 @@
 from rulebox.core.errors import (
     AmbiguousMoveError,
     GameOverError,
+    Illegal,
     IllegalMoveError,
     InvalidMoveError,
     NothingToUndoError,
@@ -22,6 +23,7 @@ __all__ = [
     "Game",
     "GameEntry",
     "GameOverError",
+    "Illegal",
     "IllegalMoveError",
     "InvalidMoveError",
     "NothingToUndoError",

@@ -2,9 +2,19 @@
 
 Messages are written for a person: they name the input and, for a broken rule, the rule ID
 from RULINGS.md, in the form ``illegal: <reason> [<RULE-ID>]``.
+
+Why a move is illegal (one convention for every game): a game says it in one place,
+``Game.illegal_reason(move)``, which returns ``None`` for a legal move and otherwise an
+:class:`Illegal` (the reason in a player's words and the rule ID), without raising. The base
+``Game.check_move`` raises :class:`GameOverError` once the game is over (for any move), and
+otherwise turns the :class:`Illegal` into an :class:`IllegalMoveError`. Games do not override
+``check_move``; helpers that explain one part of a move (Count Red's ``lift_problem``) return an
+:class:`Illegal` too, so that a renderer can show a reason without catching an exception.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 
 class RuleboxError(ValueError):
@@ -30,6 +40,17 @@ class IllegalMoveError(RuleboxError):
         super().__init__(f"illegal: {reason} [{rule}]")
         self.reason = reason
         self.rule = rule
+
+
+class Illegal(NamedTuple):
+    """Why a move is illegal: ``reason`` in a player's words and the ``rule`` ID it breaks."""
+
+    reason: str
+    rule: str
+
+    def error(self) -> IllegalMoveError:
+        """The :class:`IllegalMoveError` that reports this."""
+        return IllegalMoveError(self.reason, self.rule)
 
 
 class AmbiguousMoveError(RuleboxError):

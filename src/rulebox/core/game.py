@@ -22,6 +22,8 @@ from typing import Any, ClassVar, Self
 from rulebox.core.errors import (
     AmbiguousMoveError,
     GameOverError,
+    Illegal,
+    IllegalMoveError,
     InvalidMoveError,
     NothingToUndoError,
     RuleboxError,
@@ -131,9 +133,28 @@ class Game(abc.ABC):
         The result may still be illegal; ``parse`` checks it.
         """
 
-    @abc.abstractmethod
     def check_move(self, move: Any) -> None:
-        """Raise ``IllegalMoveError`` (with the rule ID and a reason) unless ``move`` is legal."""
+        """Raise unless ``move`` is legal: ``GameOverError`` once the game is over (whatever the
+        move), else ``IllegalMoveError`` with the reason and rule ID of :meth:`illegal_reason`.
+
+        Games do not override this; they say why in :meth:`illegal_reason` (the one convention,
+        see :mod:`rulebox.core.errors`)."""
+        if self.is_terminal():
+            raise GameOverError(self._end_text())
+        why = self.illegal_reason(move)
+        if why is not None:
+            raise IllegalMoveError(why.reason, why.rule)
+
+    def illegal_reason(self, move: Any) -> Illegal | None:
+        """``None`` if ``move`` (any value, perhaps not even a move of this game) is legal in
+        this position, else :class:`Illegal` (reason, rule ID); never raises for a bad move.
+
+        Called only while the game goes on (:meth:`check_move` reports a finished game). Every
+        game overrides this with reasons a player can act on; this default only knows the legal
+        moves."""
+        if move in self.legal_moves():
+            return None
+        return Illegal(f"{move} is not a legal move here", "?")
 
     @abc.abstractmethod
     def apply_unchecked(self, move: Any) -> None:
@@ -171,8 +192,6 @@ class Game(abc.ABC):
         if isinstance(move, str):
             move = self.parse(move)
         else:
-            if self.is_terminal():
-                raise GameOverError(self._end_text())
             self.check_move(move)
         self.apply_unchecked(move)
         return move

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import int_option
 from rulebox.games.columns.geometry import (
@@ -121,22 +121,22 @@ class Columns(Game):
     def parse_move(self, text: str) -> ColumnsMove:
         return parse_columns_move(text)
 
-    def check_move(self, move: Any) -> None:
+    def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, ColumnsMove):
-            raise IllegalMoveError(f"{move!r} is not a Columns move", "COL-1")
+            return Illegal(f"{move!r} is not a Columns move", "COL-1")
         if move in self._legal:
-            return
+            return None
         p = self._to_move
         kind = move.kind
         if self._left[p][kind] == 0:
-            raise IllegalMoveError(f"you have no {kind.noun}s left", "COL-1")
+            return Illegal(f"you have no {kind.noun}s left", "COL-1")
         heights = [len(s) for s in self._stacks]
         if kind in (Kind.ROUNDEL, Kind.SINGLE):
             (pin,) = move.pins
             if heights[pin] >= LEVELS:
-                raise IllegalMoveError(f"pin {PIN_NAMES[pin]} is full (5 levels)", "COL-3")
+                return Illegal(f"pin {PIN_NAMES[pin]} is full (5 levels)", "COL-3")
             top = self._stacks[pin][-1]
-            raise IllegalMoveError(
+            return Illegal(
                 f"a roundel may not sit directly on an opponent's blocker "
                 f"(the {Kind(self._kind[top]).noun} on {PIN_NAMES[pin]})",
                 "COL-4",
@@ -144,7 +144,7 @@ class Columns(Game):
         a, b = move.pins
         noun = kind.noun
         if a == b or not adjacent(a, b):
-            raise IllegalMoveError(
+            return Illegal(
                 f"a {noun} spans two orthogonally adjacent pins; "
                 f"{PIN_NAMES[a]} and {PIN_NAMES[b]} are not",
                 "COL-6" if kind is Kind.DOUBLE else "COL-7",
@@ -152,14 +152,14 @@ class Columns(Game):
         ha, hb = heights[a], heights[b]
         if kind is Kind.DOUBLE:
             if ha != hb:
-                raise IllegalMoveError(
+                return Illegal(
                     f"a double blocker needs two stacks of the same height; {PIN_NAMES[a]} has "
                     f"{ha} and {PIN_NAMES[b]} has {hb}, which would leave a gap",
                     "COL-2",
                 )
             if ha >= LEVELS:
-                raise IllegalMoveError(f"level {ha + 1} is above the top of the pins", "COL-3")
-            raise IllegalMoveError(
+                return Illegal(f"level {ha + 1} is above the top of the pins", "COL-3")
+            return Illegal(
                 "a double blocker may not rest on the same piece at both ends (back to back)",
                 "COL-6",
             )
@@ -168,16 +168,16 @@ class Columns(Game):
         if hb != need:
             shape = "thick end up (flat bottom) needs both stacks the same height" if move.up else (
                 "thick end down needs the thin pin's stack one higher than the thick pin's")
-            raise IllegalMoveError(
+            return Illegal(
                 f"a triple {shape}; {PIN_NAMES[thick]} has {ha} and {PIN_NAMES[thin]} has {hb}, "
                 "which would leave a gap",
                 "COL-2",
             )
         if ha + 2 > LEVELS:
-            raise IllegalMoveError(
+            return Illegal(
                 f"the triple's thick end would reach level {ha + 2}, above level 5", "COL-3"
             )
-        raise IllegalMoveError(
+        return Illegal(
             "a triple blocker may not rest on the same piece at both ends", "COL-7"
         )
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import choice_option, int_option
 from rulebox.core.rng import rng
@@ -371,21 +371,19 @@ class CountRed(Game):
         self._fifty = fifty
 
     # --- checking a move, with reasons (independent of the caches) ------------------------------
-    def check_move(self, move: Any) -> None:
+    def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, CountRedMove):
-            raise IllegalMoveError(f"{move!r} is not a Count Red move", "CR-3")
+            return Illegal(f"{move!r} is not a Count Red move", "CR-3")
         if move.is_claim:
             n = self.occurrences()
             if n < CLAIM_AT:
-                raise IllegalMoveError(
+                return Illegal(
                     f"a draw can be claimed when the position occurs for the third time; this "
                     f"one has occurred {_times(n)}",
                     "CR-12",
                 )
-            return
-        why = self.why_illegal(self._to_move, move.src, move.dst)
-        if why is not None:
-            raise IllegalMoveError(*why)
+            return None
+        return self.why_illegal(self._to_move, move.src, move.dst)
 
     def lift_count(self, s: int) -> tuple[int, str]:
         """The count for lifting the top piece of ``s`` (CR-4 or CR-5) and how it comes out."""
@@ -409,58 +407,60 @@ class CountRed(Game):
         own = " + the piece itself" if red else "; the black piece itself does not count"
         return around + red, f"{around} around {FIELD_NAMES[t]} after the move{own}"
 
-    def why_illegal(self, player: int, s: int, t: int) -> tuple[str, str] | None:
-        """``(reason, rule)`` if ``player`` may not move the top piece of ``s`` to ``t``, else
-        ``None`` (CR-8: both the lift and the setting must be legal). Counts from the board
-        itself, not from the generator's caches."""
+    def why_illegal(self, player: int, s: int, t: int) -> Illegal | None:
+        """An :class:`Illegal` (reason, rule) if ``player`` may not move the top piece of ``s``
+        to ``t``, else ``None`` (CR-8: both the lift and the setting must be legal). Counts from
+        the board itself, not from the generator's caches."""
         src, dst = FIELD_NAMES[s], FIELD_NAMES[t]
         if s == t:
-            return f"a move from {src} to {src} is not a move", "CR-3"
+            return Illegal(f"a move from {src} to {src} is not a move", "CR-3")
         if self._top[t]:
-            return f"{dst} already holds two pieces; a field holds at most 2", "CR-3"
+            return Illegal(f"{dst} already holds two pieces; a field holds at most 2", "CR-3")
         return self.lift_problem(player, s) or self.set_problem(player, s, t)
 
-    def lift_problem(self, player: int, s: int) -> tuple[str, str] | None:
-        """``(reason, rule)`` if ``player`` may not lift the top piece of ``s`` (CR-4, CR-5)."""
+    def lift_problem(self, player: int, s: int) -> Illegal | None:
+        """An :class:`Illegal` (reason, rule) if ``player`` may not lift the top piece of ``s``
+        (CR-4, CR-5)."""
         src = FIELD_NAMES[s]
         if not self._bot[s]:
-            return f"there is no piece on {src}", "CR-3"
+            return Illegal(f"there is no piece on {src}", "CR-3")
         piece = self._top[s] or self._bot[s]
         name = piece_words(piece)
         n, how = self.lift_count(s)
         mine = PARITY_WORDS[self._parity[player]]
         if self._top[s]:
             if self._former[s] != player:
-                return (
+                return Illegal(
                     f"only the player who formed the stack on {src} (player {self._former[s]}) "
                     "may lift its top piece",
                     "CR-5",
                 )
             if self._strict and n % 2 != self._parity[player]:
-                return (
+                return Illegal(
                     f"lifting the {name} from the stack on {src} counts {_reds(n)} ({how}): "
                     f"{PARITY_WORDS[n % 2]}, but you move on {mine} counts",
                     "CR-5",
                 )
             return None
         if self.is_locked(s):
-            return f"{src} is locked and holds a single piece, which cannot be lifted", "CR-4"
+            return Illegal(
+                f"{src} is locked and holds a single piece, which cannot be lifted", "CR-4")
         if n % 2 != self._parity[player]:
-            return (
+            return Illegal(
                 f"lifting the {name} from {src} counts {_reds(n)} ({how}): "
                 f"{PARITY_WORDS[n % 2]}, but you move on {mine} counts",
                 "CR-4",
             )
         return None
 
-    def set_problem(self, player: int, s: int, t: int) -> tuple[str, str] | None:
-        """``(reason, rule)`` if ``player`` may not set the top piece of ``s`` on ``t`` once
-        lifted (CR-6, CR-7); ``t`` is another field holding at most one piece."""
+    def set_problem(self, player: int, s: int, t: int) -> Illegal | None:
+        """An :class:`Illegal` (reason, rule) if ``player`` may not set the top piece of ``s`` on
+        ``t`` once lifted (CR-6, CR-7); ``t`` is another field holding at most one piece."""
         dst = FIELD_NAMES[t]
         piece = self._top[s] or self._bot[s]
         name = piece_words(piece)
         if not self._bot[t] and NUMBER[piece] != VALUE[t]:
-            return (
+            return Illegal(
                 f"the {name} may only be set on an empty field worth {NUMBER[piece]}; "
                 f"{dst} is worth {VALUE[t]}",
                 "CR-6",
@@ -472,7 +472,7 @@ class CountRed(Game):
             what, rule = f"stacking the {name} on the {piece_words(self._bot[t])} at {dst}", "CR-7"
         else:
             what, rule = f"setting the {name} on {dst}", "CR-6"
-        return (
+        return Illegal(
             f"{what} counts {_reds(n)} ({how}): {PARITY_WORDS[n % 2]}, but you move on "
             f"{PARITY_WORDS[self._parity[player]]} counts",
             rule,

@@ -28,7 +28,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Self
 
-from rulebox.core.errors import IllegalMoveError, StateError
+from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import int_option
 from rulebox.games.discs.geometry import (
@@ -244,90 +244,90 @@ class Discs(Game):
     def parse_move(self, text: str) -> DiscsMove:
         return parse_discs_move(text)
 
-    def check_move(self, move: Any) -> None:
+    def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, DiscsMove):
-            raise IllegalMoveError(f"{move!r} is not a Discs action", "DSC-2")
+            return Illegal(f"{move!r} is not a Discs action", "DSC-2")
         if move in self.legal_moves():
-            return
-        self._refuse(move)
+            return None
+        return self._refusal(move)
 
-    def _refuse(self, move: DiscsMove) -> None:
-        """Raise the reason why ``move`` is illegal here (it is known not to be legal)."""
+    def _refusal(self, move: DiscsMove) -> Illegal:
+        """Why ``move`` is illegal here (it is known not to be legal)."""
         k, phase, p = move.kind, self._phase, self._to_move
         if phase == Phase.ARRANGE:
             if k != _ARRANGE:
-                raise IllegalMoveError(
+                return Illegal(
                     "first player 0 arranges the discs (arrange RGBRGBRGB)", "DSC-1")
-            raise IllegalMoveError(
+            return Illegal(
                 f"{move.layout} is not three discs of each colour (R, G, B)", "DSC-1")
         if phase == Phase.CHOOSE:
-            raise IllegalMoveError(
+            return Illegal(
                 "player 1 now chooses a pin colour and two corners (choose silver a1c3)", "DSC-1")
         if k in (_ARRANGE, _CHOOSE):
-            raise IllegalMoveError("the set-up is over", "DSC-1")
+            return Illegal("the set-up is over", "DSC-1")
         if phase == Phase.MAIN:
             if k == _STEP:
-                self._refuse_step(move, p)
+                return self._step_refusal(move, p)
             if k == _TURN:
-                self._refuse_turn(move, p)
+                return self._turn_refusal(move, p)
             if k == _PASS:
-                raise IllegalMoveError(
+                return Illegal(
                     "you may pass only when no pin move or turn is possible", "DSC-7")
-            raise IllegalMoveError(
+            return Illegal(
                 "first make your main action (move a pin, turn a disc, or pass); "
                 "blocking actions and end come after it", "DSC-2")
         # phase BLOCK
         if k in (_STEP, _TURN, _PASS):
-            raise IllegalMoveError(
+            return Illegal(
                 "you have made your main action this turn; now lock, bar, or end", "DSC-2")
         if k in (_LOCK, _UNLOCK):
             if self._lock_done:
-                raise IllegalMoveError("a turn holds at most one lock action", "DSC-3")
+                return Illegal("a turn holds at most one lock action", "DSC-3")
             if k == _UNLOCK:
-                raise IllegalMoveError("you have no lock to release", "DSC-3")
+                return Illegal("you have no lock to release", "DSC-3")
             hole = HOLE_NAMES[move.a]
             if self._board[move.a] != p + 1:
-                raise IllegalMoveError(f"you have no pin in {hole} to lock with", "DSC-3")
+                return Illegal(f"you have no pin in {hole} to lock with", "DSC-3")
             if move.a % HOLES_PER_DISC == 0:
-                raise IllegalMoveError(
+                return Illegal(
                     f"only a pin in an outer hole can lock a disc; {hole} is a centre", "DSC-3")
-            raise IllegalMoveError(f"your pin in {hole} already locks its disc", "DSC-3")
+            return Illegal(f"your pin in {hole} already locks its disc", "DSC-3")
         if k in (_BAR, _UNBAR):
             if self._bar_done:
-                raise IllegalMoveError("a turn holds at most one barrier action", "DSC-4")
+                return Illegal("a turn holds at most one barrier action", "DSC-4")
             if k == _UNBAR:
-                raise IllegalMoveError("your barrier is not on the board", "DSC-4")
+                return Illegal("your barrier is not on the board", "DSC-4")
             text = f"{HOLE_NAMES[move.a]}-{HOLE_NAMES[move.b]}"
             if move.line < 0:
-                raise IllegalMoveError(f"no line joins {text}", "DSC-4")
-            raise IllegalMoveError(f"the line {text} already holds a barrier", "DSC-4")
-        raise IllegalMoveError(f"{move} is not possible now", "DSC-2")  # pragma: no cover
+                return Illegal(f"no line joins {text}", "DSC-4")
+            return Illegal(f"the line {text} already holds a barrier", "DSC-4")
+        return Illegal(f"{move} is not possible now", "DSC-2")  # pragma: no cover
 
-    def _refuse_step(self, move: DiscsMove, p: int) -> None:
+    def _step_refusal(self, move: DiscsMove, p: int) -> Illegal:
         src, dst = HOLE_NAMES[move.a], HOLE_NAMES[move.b]
         if self._board[move.a] != p + 1:
-            raise IllegalMoveError(f"you have no pin in {src}", "DSC-2")
+            return Illegal(f"you have no pin in {src}", "DSC-2")
         if self._board[move.b]:
-            raise IllegalMoveError(
+            return Illegal(
                 f"{dst} is taken; pins only move to empty holes, nothing is captured", "DSC-2")
         if move.line >= 0:
-            raise IllegalMoveError(f"a barrier blocks the line {LINE_NAMES[move.line]}", "DSC-4")
+            return Illegal(f"a barrier blocks the line {LINE_NAMES[move.line]}", "DSC-4")
         if move.a // HOLES_PER_DISC == move.b // HOLES_PER_DISC:  # not neighbours, or legal
-            raise IllegalMoveError(
+            return Illegal(
                 f"{src} and {dst} are not neighbours; a diagonally opposite hole takes "
                 "two moves", "DSC-2")
-        raise IllegalMoveError(f"no line joins {src} and {dst}", "DSC-2")
+        return Illegal(f"no line joins {src} and {dst}", "DSC-2")
 
-    def _refuse_turn(self, move: DiscsMove, p: int) -> None:
+    def _turn_refusal(self, move: DiscsMove, p: int) -> Illegal:
         d = move.a
         name = DISC_NAMES[d]
         for who in (p, 1 - p):
             lock = self._lock[who]
             if lock >= 0 and lock // HOLES_PER_DISC == d:
                 whose = "your" if who == p else "your opponent's"
-                raise IllegalMoveError(
+                return Illegal(
                     f"{name} is locked by {whose} pin in {HOLE_NAMES[lock]}", "DSC-3")
-        raise IllegalMoveError(
+        return Illegal(
             f"you may only turn a disc if it moves one of your pins; you have no pin in an "
             f"outer hole of {name}", "DSC-2")
 

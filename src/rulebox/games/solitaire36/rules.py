@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Self
 
-from rulebox.core.errors import GameOverError, IllegalMoveError, OptionError, StateError
+from rulebox.core.errors import Illegal, OptionError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import OptionSpec, choice_option, int_option
 from rulebox.core.rng import rng
@@ -266,38 +266,35 @@ class Solitaire36(Game):
     def parse_move(self, text: str) -> S36Move:
         return parse_s36_move(text)
 
-    def check_move(self, move: Any) -> None:
+    def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, S36Move):
-            raise IllegalMoveError(f"{move!r} is not a 36 to 1 move", "S36-1")
+            return Illegal(f"{move!r} is not a 36 to 1 move", "S36-1")
         if move in self._moves():
-            return
-        if self.is_terminal():
-            rule = "S36-6" if self.literal_end and not self._pile else "S36-5"
-            raise GameOverError("the game is over", rule)
+            return None
         card = move.card
         code = CARD_CODES[card]
         if card not in self._faceup:
             if card in self._discard:
-                raise IllegalMoveError(
+                return Illegal(
                     f"{code} is on the discard pile, and no card comes back from it", "S36-4"
                 )
             if card >= len(self.deck()):
-                raise IllegalMoveError(
+                return Illegal(
                     f"{code} is a green card of set {CARD_GREEN_SET[card]}, which is not in this "
                     f"deck (green={self.opts['green']})",
                     "S36-7",
                 )
             shown = " and ".join(CARD_CODES[c] for c in self._faceup) or "none"
-            raise IllegalMoveError(f"{code} is not face up (face up: {shown})", "S36-1")
+            return Illegal(f"{code} is not face up (face up: {shown})", "S36-1")
         if move.is_discard:
             targets = self.targets(card)
             if targets:
                 cells = ", ".join(CELL_NAMES[c] for c in bits(targets))
-                raise IllegalMoveError(
+                return Illegal(
                     f"{code} can still remove a cube ({cells}), so it may not be discarded",
                     "S36-3",
                 )
-            raise IllegalMoveError(
+            return Illegal(
                 "the draw pile is empty, so a card can no longer be discarded for a new one",
                 "S36-3",
             )
@@ -305,17 +302,17 @@ class Solitaire36(Game):
         name = CELL_NAMES[cell]
         colour = self._grid[cell]
         if colour == EMPTY:
-            raise IllegalMoveError(f"there is no cube on {name}", "S36-1")
+            return Illegal(f"there is no cube on {name}", "S36-1")
         f = cell_file(cell)
         if colour != CARD_COLOUR[card] and f != CARD_SYMBOL[card]:
             s = CARD_SYMBOL[card]
-            raise IllegalMoveError(
+            return Illegal(
                 f"{code} removes a {COLOUR_NAMES[CARD_COLOUR[card]]} cube or a cube in the "
                 f"{SYMBOL_NAMES[s]} column ({FILES[s]}); the cube on {name} is "
                 f"{COLOUR_NAMES[colour]} and stands in the {SYMBOL_NAMES[f]} column ({FILES[f]})",
                 "S36-1",
             )
-        raise IllegalMoveError(
+        return Illegal(
             f"the cube on {name} has no orthogonally adjacent cube, so it cannot be removed",
             "S36-2",
         )
