@@ -16,10 +16,11 @@ from rulebox.match.tournament import AgentSpec, groups, run_tournament, schedule
 
 
 def test_agent_spec_parses_settings() -> None:
-    spec = AgentSpec.parse("MCTS:iterations=50:c=0.5")
+    spec = AgentSpec.parse("MCTS:iterations=50,c=0.5")
     assert spec.name == "mcts"
     assert spec.settings == (("iterations", "50"), ("c", "0.5"))
-    assert spec.label == "mcts:iterations=50:c=0.5"
+    assert spec.label == "mcts:iterations=50,c=0.5"
+    assert AgentSpec.parse("mcts:iterations=50:c=0.5") == spec  # the old spelling still reads
     with pytest.raises(ValueError):
         AgentSpec.parse("mcts:iterations")
 

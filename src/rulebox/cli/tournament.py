@@ -1,7 +1,10 @@
 """``rulebox tournament <game> --agents A,B,C --games N``: a seat-rotated round robin in worker
 processes, with a progress bar, a results table, ratings and the first player's win rate.
 
-An agent is written ``name[:key=value...]``, e.g. ``mcts:iterations=2000`` or ``alphabeta:depth=3``.
+An agent is an agent spec (:mod:`rulebox.match.agents`): ``name[:key=value,...]``, e.g.
+``mcts:iterations=2000,c=0.5`` or ``alphabeta:depth=3``; agents are separated by commas or spaces
+(``--agents random,mcts:iterations=500,c=0.5``: a piece that is only ``key=value`` belongs to the
+agent before it). The old ``mcts:iterations=500:c=0.5`` still reads the same.
 """
 
 from __future__ import annotations
@@ -19,14 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see rulebox games)")
     parser.add_argument(
         "--agents", required=True,
-        help="comma-separated agents, each name[:key=value...] (e.g. random,mcts:iterations=500)",
+        help="agents separated by commas or spaces, each name[:key=value,...] "
+             "(e.g. random,mcts:iterations=500,c=0.5)",
     )
     parser.add_argument("--games", type=int, default=10, help="games per group of agents")
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--time", type=float, default=None,
-                        help="seconds per move for agents that set neither time= nor iterations=")
+                        help="seconds per turn for agents that set neither time= nor iterations=")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable), e.g. -o players=3")
     parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
@@ -62,11 +66,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from rulebox.ai import make_agent
     from rulebox.core.registry import game_entry, new_game
     from rulebox.match.ratings import score_interval, wilson_interval
     from rulebox.match.tournament import (
-        AgentSpec,
         GameResult,
         LogError,
         log_header,
@@ -74,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         read_log,
         run_jobs,
         schedule,
+        split_agent_list,
         summarize,
         write_csv,
     )
@@ -85,13 +88,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         entry = game_entry(args.game)
         options = _options(list(getattr(args, "option", []) or []))
-        specs = [AgentSpec.parse(a) for a in str(args.agents).split(",") if a.strip()]
+        specs = split_agent_list(str(args.agents))
         if not specs:
             raise RuleboxError("name at least one agent with --agents")
         if len({s.label for s in specs}) != len(specs):
             raise RuleboxError("name each agent once (vary a setting to tell two apart)")
         for s in specs:  # fail early on unknown agents or settings
-            make_agent(s.name, entry.id, dict(s.settings))
+            s.make(entry.id)
         if args.games < 1:
             raise RuleboxError("--games must be at least 1")
         new_game(entry.id, options)

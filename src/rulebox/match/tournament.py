@@ -22,37 +22,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rulebox.match.agents import AgentSpec, split_agent_list
 from rulebox.match.ratings import PairResult, Rating, bradley_terry, score_interval, wilson_interval
 
+__all__ = ["AgentSpec", "GameJob", "GameResult", "run_tournament", "split_agent_list"]
+
 SEED_STRIDE = 1_000_003
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent as a tournament names it: ``mcts:iterations=500:c=0.5`` (name, then settings)."""
-
-    name: str
-    settings: tuple[tuple[str, str], ...] = ()
-
-    @classmethod
-    def parse(cls, text: str) -> AgentSpec:
-        parts = [p.strip() for p in text.strip().split(":") if p.strip()]
-        if not parts:
-            raise ValueError("an empty agent name")
-        settings = []
-        for part in parts[1:]:
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise ValueError(f"agent setting {part!r} is not key=value")
-            settings.append((key.strip().lower(), value.strip()))
-        return cls(parts[0].lower(), tuple(settings))
-
-    @property
-    def label(self) -> str:
-        return ":".join([self.name, *(f"{k}={v}" for k, v in self.settings)])
-
-    def __str__(self) -> str:
-        return self.label
 
 
 @dataclass(frozen=True)
@@ -86,7 +61,7 @@ class GameResult:
 
 def agent_settings(spec: AgentSpec, seat: int, seed: int, time: float | None) -> dict[str, str]:
     """The settings an agent gets in a game: its own, a seed of the game and seat, and the
-    tournament's ``time`` unless it sets ``time`` or ``iterations`` itself."""
+    tournament's ``time`` (seconds a turn) unless it sets ``time`` or ``iterations`` itself."""
     settings = dict(spec.settings)
     settings.setdefault("seed", str((seed * 7919 + seat * 104729) % (2**62)))
     if time is not None and "time" not in settings and "iterations" not in settings:
@@ -95,46 +70,44 @@ def agent_settings(spec: AgentSpec, seat: int, seed: int, time: float | None) ->
 
 
 def play_game(job: GameJob) -> GameResult:
-    """Play one game to the end with fresh agents (used in worker processes)."""
-    from rulebox.ai import make_agent
+    """Play one game to the end at a table of computer seats (used in worker processes). The
+    table's failure policy applies: an agent that fails forfeits the game, the event goes on."""
     from rulebox.core.registry import new_game
+    from rulebox.match.table import Seat, Table
 
     start = time.perf_counter()
     options = dict(job.options)
     options["seed"] = str(job.seed)
     game = new_game(job.game_id, options)
     labels = [s.label for s in job.seats]
-    agents = [
-        make_agent(spec.name, job.game_id, agent_settings(spec, seat, job.seed, job.time))
-        for seat, spec in enumerate(job.seats)
-    ]
+    seats = [Seat.computer(AgentSpec(spec.name, tuple(
+        agent_settings(spec, seat, job.seed, job.time).items())), spec.label)
+        for seat, spec in enumerate(job.seats)]
+    table = Table(game, seats, job.seed)
     first = game.current_player()
     slowest: dict[str, float] = {}
     limit = game.max_moves * 4 + 100
-    plies = 0
     error = None
-    while not game.is_terminal():
-        p = game.current_player()
+    while not table.over():
+        p = table.to_move()
+        assert p is not None
         t0 = time.perf_counter()
-        try:
-            move = agents[p].choose(game)
-            game.apply(move)
-        except Exception as e:  # an agent's failure loses the game, it does not stop the event
-            error = f"seat {p} ({labels[p]}): {type(e).__name__}: {e}"
-            break
+        table.play_computers(limit=1)
         dt = time.perf_counter() - t0
         if dt > slowest.get(labels[p], 0.0):
             slowest[labels[p]] = dt
-        plies += 1
-        if plies > limit:
-            error = f"no end after {plies} moves"
+        if len(game.history) > limit:
+            error = f"no end after {len(game.history)} moves"
             break
+    ending = table.ending
+    plies = len(game.history)
     n = game.num_players
-    if error is None:
-        outcome = game.outcome()
+    if ending is not None and ending.how == "forfeit":
+        error = ending.reason
+    if error is None and ending is not None:
         returns = [float(x) for x in game.returns()]
-        winners = list(outcome.winners) if outcome else []
-        reason = outcome.reason if outcome else ""
+        winners = list(ending.winners)
+        reason = ending.reason
     else:
         lo, hi = game.return_bounds
         bad = game.current_player() if game.current_player() >= 0 else -1
