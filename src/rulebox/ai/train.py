@@ -2,10 +2,11 @@
 
 This is "Texel tuning" as chess engines do it. Self-play games are played; positions are sampled
 from them; each sampled position gives one row per player, ``features(game, player)`` of
-:mod:`rulebox.ai.learned`, labelled with that player's result of the game scaled to [0, 1]
-(a win 1, a loss 0, a draw 1/2; for a solitaire 1 when the deal was won, so the model is
-P(win)). A logistic regression with L2 regularisation fits the weights; it is solved by
-Newton's method (numpy, a handful of features, so each step is exact and cheap).
+:mod:`rulebox.ai.learned`, labelled with that player's result: 1 for a win (every player of a
+winning side), 0 for a loss, a draw by the returns scaled to [0, 1] (1/2 in a duel); a solitaire
+counts only a won deal as 1, so its model is P(win). A logistic regression with L2
+regularisation fits the weights; it is solved by Newton's method (numpy, a handful of features,
+so each step is exact and cheap).
 
 Training runs in *generations*: generation 0 plays with the game's hand-set
 ``DEFAULT_WEIGHTS``, and each later generation plays with the weights fitted on every game so
@@ -177,7 +178,15 @@ class TrainConfig:
 
 # --- self-play --------------------------------------------------------------------------------
 def result_label(game: Game, player: int) -> float:
-    """``player``'s result of a finished game, scaled from the game's return bounds to [0, 1]."""
+    """``player``'s result of a finished game as the model's target: 1 for a win (a winning
+    side's every player), 0 for a loss; a solitaire not won is lost (36 to 1 scores a loss by the
+    cubes left, but the model is P(win)); a draw is the return scaled from the game's return
+    bounds to [0, 1] (a duel's draw 1/2, a side behind the drawn ones 0)."""
+    out = game.outcome()
+    if out is not None and out.winners:
+        return 1.0 if player in out.winners else 0.0
+    if game.num_players == 1:
+        return 0.0
     lo, hi = game.return_bounds
     r = float(game.returns()[player])
     return min(1.0, max(0.0, (r - lo) / (hi - lo))) if hi > lo else 0.5
@@ -223,6 +232,8 @@ class GameSamples:
     keys: list[str] = field(default_factory=list)
     """One key a row: the position and the player (to skip positions seen in earlier games)."""
     plies: int = 0
+    results: list[float] = field(default_factory=list)
+    """Every player's label (result) of the game."""
 
 
 @dataclass(frozen=True)
@@ -327,7 +338,7 @@ def play_selfplay(job: SelfPlayJob) -> GameSamples:
         if ply > limit:
             raise RuleboxError(f"a self-play game of {cfg.game_id} did not end in {limit} moves")
     labels = [result_label(game, p) for p in range(n)]
-    out = GameSamples(job.index, plies=ply)
+    out = GameSamples(job.index, plies=ply, results=labels)
     # near-duplicates: the same features for a player as that player's last kept ones
     last: list[tuple[float, ...] | None] = [None] * n
     candidates: list[tuple[int, str, list[tuple[float, ...]]]] = []
@@ -553,6 +564,7 @@ def train(
             "l2": l2,
             "held_out_log_loss": _loss(hx, hy, weights),
             "mean_plies": round(sum(s.plies for s in games) / len(games), 1),
+            "first_seat_result": round(sum(s.results[0] for s in games) / len(games), 4),
         }
         log.append(figures)
         if on_generation is not None:

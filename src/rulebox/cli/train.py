@@ -111,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
     def generation_done(generation: int, figures: Any) -> None:
         line = (f"generation {generation}: {figures['positions_train']} positions, "
                 f"held-out log-loss {figures['held_out_log_loss']}, l2 {figures['l2']:g}, "
-                f"{figures['mean_plies']} moves a game")
+                f"{figures['mean_plies']} moves a game, first seat's mean result "
+                f"{figures['first_seat_result']}")
         if interactive:
             progress.console.print(line)
         else:
