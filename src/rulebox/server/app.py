@@ -33,9 +33,9 @@ class NewGame(BaseModel):
     game: str = Field(description="game id, e.g. columns, 36to1, countred, columba, discs")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="game options as key: value text")
-    seats: list[str] = Field(description="one per player: 'human', 'computer', "
-                             "'computer:easy|medium|hard' or an agent name "
-                             "('mcts:time=1' with settings)")
+    seats: list[str] = Field(description="one per player: 'human' or an agent spec "
+                             "name[:key=value,...]: 'computer', 'computer:easy|medium|hard', "
+                             "'mcts:time=1,seed=3' (time= seconds a turn)")
     hotseat: bool = Field(False, description="one screen for every human seat (allows undo)")
 
 
@@ -61,6 +61,23 @@ class MoveIn(BaseModel):
 
     move: Any = Field(description="move text, e.g. 'Ra1'")
     player: int | None = Field(None, description="optional: the seat the move is for")
+    version: Any = Field(None, description="the game's version the move was made on (the "
+                         "payload's 'version'); a stale one is refused with 409 'stale' and the "
+                         "current version. Clients should always send it: a retried or double "
+                         "click of one action of a multi-action turn is then never applied twice")
+
+
+class UndoIn(BaseModel):
+    """``POST /api/games/{id}/undo`` (the body is optional)."""
+
+    version: Any = Field(None, description="the version the undo was asked on")
+
+
+class RematchIn(BaseModel):
+    """``POST /api/games/{id}/rematch`` (the body is optional)."""
+
+    same_deal: bool = Field(False, description="deal the same cards again (same seed, deck and "
+                            "roles); by default a fresh shuffle")
 
 
 class DrawIn(BaseModel):
@@ -238,26 +255,38 @@ def create_app(db_url: str | None = None) -> FastAPI:
         that seat's turn, the move is malformed or illegal (with the rule ID), or the token
         is wrong."""
         return _json(await svc().play(_check_id(gid), _bearer(authorization), body.move,
-                                      body.player))
+                                      body.player, body.version))
 
     @app.post("/api/games/{gid}/undo", tags=["games"], responses=ERRORS)
-    async def undo(gid: str, authorization: str | None = Header(None)) -> Response:
+    async def undo(gid: str, body: UndoIn | None = None,
+                   authorization: str | None = Header(None)) -> Response:
         """Take back your last move and the computer's replies (against the computer, or at a
-        hot-seat table)."""
-        return _json(await svc().undo(_check_id(gid), _bearer(authorization)))
+        hot-seat table). Cards not yet seen are shuffled again: an undo never shows what
+        comes next."""
+        version = body.version if body is not None else None
+        return _json(await svc().undo(_check_id(gid), _bearer(authorization), version))
+
+    @app.post("/api/games/{gid}/resign", tags=["games"], responses=ERRORS)
+    async def resign(gid: str, authorization: str | None = Header(None)) -> Response:
+        """Give up the game: the other side wins."""
+        return _json(await svc().resign(_check_id(gid), _bearer(authorization)))
 
     @app.post("/api/games/{gid}/draw", tags=["games"], responses=ERRORS)
     async def draw(gid: str, body: DrawIn, authorization: str | None = Header(None)
                    ) -> Response:
         """Draw by agreement: offer one, accept or decline the other side's offer (or
-        withdraw one's own). A move lets a pending offer lapse; a computer declines."""
+        withdraw one's own). A move lets a pending offer lapse; a computer accepts only when
+        it is losing (409 ``declined`` otherwise)."""
         return _json(await svc().draw(_check_id(gid), _bearer(authorization), body.action))
 
     @app.post("/api/games/{gid}/rematch", tags=["games"], responses=ERRORS)
-    async def rematch(gid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
-        """After the game: a new one with the same seats and tokens (``{"id"}``); the game's
-        own rematch rule sets its options where it has one (Count Red: CR-15)."""
-        return await svc().rematch(_check_id(gid), _bearer(authorization))
+    async def rematch(gid: str, body: RematchIn | None = None,
+                      authorization: str | None = Header(None)) -> dict[str, Any]:
+        """After the game: a new one with the same seats and tokens (``{"id"}``), freshly
+        shuffled unless ``same_deal``; the game's own rematch rule sets its options where it
+        has one (Count Red: CR-15)."""
+        same = body.same_deal if body is not None else False
+        return await svc().rematch(_check_id(gid), _bearer(authorization), same)
 
     @app.get("/api/games/{gid}/replay", tags=["games"], responses=ERRORS)
     async def replay(

@@ -1,4 +1,4 @@
-"""The authoritative game service behind the web API: live games, seats, computer players.
+"""The authoritative game service behind the web API: live tables, tokens, computer players.
 
 The server never trusts a client. A seat is identified by a secret token (only its SHA-256 is
 stored); a move is text that the game's own ``parse`` resolves against the rules; every message
@@ -6,7 +6,9 @@ about a game is built from ``view(seat)`` (``view(None)`` for spectators), so no
 receives another's hidden cards or the deck order. Each accepted change is committed to storage
 before it is acknowledged or pushed to anyone.
 
-Uses only the game protocol (:mod:`rulebox.core`), the registries and the agents.
+Everything around the rules (turns, versions, the computer's turn and its failure policy, undo,
+draws, resignation, rematch, announcements) is the table's (:class:`rulebox.match.table.Table`);
+this module translates HTTP to table calls, table errors to HTTP, and stores the table.
 """
 
 from __future__ import annotations
@@ -24,18 +26,19 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TypeVar
 
-from rulebox.ai.base import Agent, agent_entries, make_agent
+from rulebox.ai.base import agent_entries
 from rulebox.core.errors import (
     AmbiguousMoveError,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
-    NothingToUndoError,
     RuleboxError,
     StateError,
 )
-from rulebox.core.game import TERMINAL, Game
+from rulebox.core.game import Game
 from rulebox.core.registry import GameEntry, game_entry, game_ids
+from rulebox.match.agents import LOBBY_TIMES, AgentSpec
+from rulebox.match.table import Decision, Seat, Table, TableError, replay_log
 from rulebox.server.store import Store
 
 T = TypeVar("T")
@@ -43,21 +46,23 @@ T = TypeVar("T")
 MAX_MOVE_CHARS = 200
 """Longer move text is refused as oversized (no notation comes close)."""
 
-LEVELS: dict[str, tuple[str, dict[str, str]]] = {
-    "easy": ("easy", {"time": "0.3"}),
-    "medium": ("medium", {"time": "1"}),
-    "hard": ("hard", {"time": "3"}),
-}
-"""Computer levels offered by the lobby: an agent and its settings. When the level's agent is
-not registered, ``best`` plays with the same settings, and ``random`` when there is no ``best``."""
+LEVELS = ("easy", "medium", "hard")
+"""Computer levels offered by the lobby (``computer:LEVEL``, :mod:`rulebox.match.agents`)."""
 
 DEFAULT_LEVEL = "medium"
 
-COMPUTER_TIME = "1"
-"""Seconds per move of a plain ``computer`` seat (the ``best`` agent)."""
-
 MAX_LIVE = 2000
 """Games kept in memory at most (idle ones beyond are reloaded from storage when needed)."""
+
+STATUS: dict[str, int] = {
+    "stale": 409, "not_your_turn": 409, "game_over": 409, "nothing_to_undo": 409,
+    "no_draw": 409, "no_offer": 409, "not_over": 409, "no_rematch": 409, "declined": 409,
+    "no_undo": 403, "wrong_seat": 403, "bad_seats": 400,
+}
+"""The HTTP status of each table refusal."""
+
+EVENTS_SHOWN = 30
+"""The last events a payload carries (the browser shows the announcements among them)."""
 
 
 class ApiError(Exception):
@@ -81,103 +86,94 @@ def hash_token(token: str) -> str:
 
 
 @dataclass
-class Seat:
-    """One seat of a game: a person (with a token) or a computer (with an agent)."""
+class SeatRecord:
+    """A seat as stored: ``human`` (with its token's hash) or ``computer`` (its agent spec)."""
 
     kind: str  # "human" | "computer"
     token_hash: str | None = None
     agent: str | None = None
-    settings: dict[str, str] = field(default_factory=dict)
     label: str = "human"
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "token_hash": self.token_hash, "agent": self.agent,
-                "settings": self.settings, "label": self.label}
+                "label": self.label}
 
     @classmethod
-    def from_record(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["kind"], data.get("token_hash"), data.get("agent"),
-                   dict(data.get("settings") or {}), data.get("label", data["kind"]))
+    def from_record(cls, data: dict[str, Any]) -> SeatRecord:
+        agent = data.get("agent")
+        settings = data.get("settings") or {}
+        if agent and settings:  # stored before agent specs: a name and a settings object
+            agent = AgentSpec(str(agent), tuple((str(k), str(v))
+                                                for k, v in settings.items())).label
+        return cls(data["kind"], data.get("token_hash"), agent, data.get("label", data["kind"]))
+
+    def seat(self, hotseat: bool) -> Seat:
+        """The table's seat: a person at this screen (hot-seat) or elsewhere, or the agent."""
+        if self.kind == "computer":
+            return Seat.computer(AgentSpec.parse(self.agent or "computer"), self.label)
+        return Seat.person() if hotseat else Seat.remote()
 
 
-def _agent_names(game_id: str) -> list[str]:
-    return [e.name for e in agent_entries(game_id)]
-
-
-def resolve_seat(spec: Any, game_id: str) -> Seat:
-    """Read a seat of ``POST /api/games``: ``human``, ``computer`` (the ``best`` agent, one
-    second a move), ``computer:easy|medium|hard`` (the lobby's levels) or an agent name with
-    optional settings (``mcts:time=1,iterations=500``). ``best`` falls back to ``random`` while
-    it is not registered."""
+def resolve_seat(spec: Any, game_id: str) -> SeatRecord:
+    """Read a seat of ``POST /api/games``: ``human`` or an agent spec
+    (:mod:`rulebox.match.agents`): ``computer`` (the strongest agent), ``computer:easy`` (the
+    lobby's levels), ``mcts:time=1,iterations=500``. A bad spec is refused with 400."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
-        raise ApiError(400, "bad_seat", "a seat is 'human', 'computer' or an agent name")
-    text = spec.strip().lower()
-    if text == "human":
-        return Seat("human")
-    level = None
-    if text == "computer":
-        name, settings = "best", {"time": COMPUTER_TIME}
-    elif text.startswith("computer:"):
-        level = text.partition(":")[2]
-        if level not in LEVELS:
-            raise ApiError(400, "bad_seat", f"unknown level {level[:20]!r} "
-                           f"(levels: {', '.join(LEVELS)})")
-        name, settings = LEVELS[level]
-        settings = dict(settings)
-    else:
-        name, _, rest = text.partition(":")
-        settings = {}
-        for part in filter(None, (p.strip() for p in rest.split(","))):
-            key, eq, value = part.partition("=")
-            if not eq:
-                raise ApiError(400, "bad_seat", f"agent settings are key=value, not {part[:30]!r}")
-            settings[key.strip()] = value.strip()
-    names = _agent_names(game_id)
-    if level and name not in names:
-        name = "best"
-    if name == "best" and "best" not in names:
-        name, settings = "random", {k: v for k, v in settings.items() if k == "seed"}
+        raise ApiError(400, "bad_seat", "a seat is 'human', 'computer' or an agent spec")
     try:
-        make_agent(name, game_id, settings)
+        seat = Seat.parse(spec, game_id, remote=True)
     except RuleboxError as e:
         raise ApiError(400, "bad_seat", str(e)) from None
-    label = f"computer ({level})" if level else (
-        "computer" if text == "computer" else f"computer ({name})")
-    return Seat("computer", agent=name, settings=settings, label=label)
+    if not seat.is_computer:
+        return SeatRecord("human")
+    assert seat.agent is not None
+    return SeatRecord("computer", agent=seat.agent.label, label=seat.label)
 
 
 @dataclass
 class LiveGame:
-    """A game held in memory while anyone uses it; storage has the same state."""
+    """A table held in memory while anyone uses it; storage has the same state."""
 
     id: str
     entry: GameEntry
-    game: Game
-    seats: list[Seat]
+    table: Table
+    records: list[SeatRecord]
     hotseat: bool
-    version: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[Any, int | None] = field(default_factory=dict)
-    agents: dict[int, Agent] = field(default_factory=dict)
     computer_task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)
-    draw_offer: int | None = None
-    agreed: str | None = None
     rematch: str | None = None
 
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
     def over(self) -> bool:
-        """Whether the game has ended, by the rules or by agreement."""
-        return self.agreed is not None or self.game.is_terminal()
+        """Whether the game has ended, by the rules or at the table."""
+        return self.table.over()
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to; ``None`` for no token. A bad token raises 401."""
         if token is None:
             return None
         h = hash_token(token)
-        for i, seat in enumerate(self.seats):
+        for i, seat in enumerate(self.records):
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, h):
                 return i
         raise ApiError(401, "bad_token", "this token does not belong to a seat of this game")
+
+
+def _table_error(e: TableError) -> ApiError:
+    return ApiError(STATUS.get(e.code, 409), e.code, str(e), **e.extra)
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
 
 class GameService:
@@ -186,7 +182,7 @@ class GameService:
     def __init__(self, store: Store, *, think_workers: int = 2) -> None:
         self.store = store
         self._db = ThreadPoolExecutor(1 if store.is_sqlite else 8, thread_name_prefix="rb-db")
-        self._think = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
+        self._think_threads = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
         # computers think in worker processes, so that a long search never slows the server
         self._procs: ProcessPoolExecutor | None = ProcessPoolExecutor(
             think_workers, mp_context=multiprocessing.get_context("spawn"))
@@ -202,7 +198,7 @@ class GameService:
         for live in list(self._live.values()):
             if live.computer_task is not None:
                 live.computer_task.cancel()
-        self._think.shutdown(wait=False, cancel_futures=True)
+        self._think_threads.shutdown(wait=False, cancel_futures=True)
         if self._procs is not None:
             self._procs.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
@@ -234,7 +230,8 @@ class GameService:
                            for e in agent_entries(gid)],
                 "notation": entry.notation_help,
             })
-        return {"games": games, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
+        return {"games": games, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
+                "level_times": {k: LOBBY_TIMES[k] for k in LEVELS}}
 
     def rules(self, game_id: str) -> dict[str, Any]:
         """The rules text of a game (its ``rules.md``) and its notation."""
@@ -298,33 +295,40 @@ class GameService:
         if len(seat_specs) != game.num_players:
             raise ApiError(400, "bad_seats", f"{entry.title} with these options has "
                            f"{game.num_players} seat(s), not {len(seat_specs)}")
-        seats = [resolve_seat(s, entry.id) for s in seat_specs]
+        records = [resolve_seat(s, entry.id) for s in seat_specs]
         tokens: list[str | None] = []
-        for seat in seats:
-            if seat.kind == "human":
+        for rec in records:
+            if rec.kind == "human":
                 token = secrets.token_urlsafe(18)
-                seat.token_hash = hash_token(token)
+                rec.token_hash = hash_token(token)
                 tokens.append(token)
             else:
                 tokens.append(None)
-        gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        table = Table(game, [r.seat(bool(hotseat)) for r in records])
+        live = await self._start(entry, table, records, bool(hotseat))
+        return {"id": live.id, "game": entry.id,
+                "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
+                          for i, (t, s) in enumerate(zip(tokens, records, strict=True))]}
+
+    async def _start(self, entry: GameEntry, table: Table, records: list[SeatRecord],
+                     hotseat: bool) -> LiveGame:
+        """Store a new table and hold it live."""
+        gid = _new_id()
         await self._in_db(self.store.create_game, gid, entry.id,
-                          [s.to_record() for s in seats], bool(hotseat), game.to_json())
-        live = LiveGame(gid, entry, game, seats, bool(hotseat), 0)
+                          [s.to_record() for s in records], hotseat, table.to_json())
+        live = LiveGame(gid, entry, table, records, hotseat)
         self._live[gid] = live
         self._evict()
         async with live.lock:
             self._kick_computers(live)
-        return {"id": gid, "game": entry.id,
-                "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
-                          for i, (t, s) in enumerate(zip(tokens, seats, strict=True))]}
+        return live
 
     async def live(self, gid: str) -> LiveGame:
         """The live game of an id, loaded from storage when needed (404 when unknown)."""
         live = self._live.get(gid)
         if live is not None:
             live.used = time.monotonic()
-            self._kick_computers(live)  # e.g. after a computer player failed
+            self._kick_computers(live)  # e.g. after a storage failure stopped the computer
             return live
         lock = self._loading.setdefault(gid, asyncio.Lock())
         async with lock:
@@ -335,14 +339,17 @@ class GameService:
             if stored is None:
                 self._loading.pop(gid, None)
                 raise ApiError(404, "no_such_game", "there is no game with this id")
+            records = [SeatRecord.from_record(s) for s in stored.seats]
             try:
                 entry = game_entry(stored.game)
-                game = entry.cls.from_json(stored.state)
-            except RuleboxError as e:
+                table = Table.from_json(stored.state, [r.seat(stored.hotseat) for r in records])
+            except (RuleboxError, KeyError, TypeError, ValueError) as e:
                 raise ApiError(500, "corrupt_game", f"the stored game cannot be loaded: {e}") \
                     from None
-            live = LiveGame(gid, entry, game, [Seat.from_record(s) for s in stored.seats],
-                            stored.hotseat, stored.version, agreed=stored.agreed)
+            table.version = max(table.version, stored.version)
+            if stored.agreed and table.ending is None:  # stored before tables kept endings
+                table._agree()
+            live = LiveGame(gid, entry, table, records, stored.hotseat)
             self._live[gid] = live
             self._loading.pop(gid, None)
             self._evict()
@@ -364,234 +371,190 @@ class GameService:
     # --- what a seat sees ----------------------------------------------------------------------
     def payload(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (``None``: a spectator). Built from ``view(seat)``
-        only, plus the public facts: seats, whose turn, the result and (on the seat's own
-        turn) its legal moves."""
-        game = live.game
+        only, plus the public facts: seats, whose turn, the result, the table's events (the
+        announcements among them) and, on the seat's own turn, its legal moves."""
+        table = live.table
+        game = table.game
         view = game.view(seat)
-        to_move = game.current_player()
         if "history" in view:
-            history = list(view["history"])
+            history: list[str] | None = list(view["history"])
         elif game.has_hidden_information:
             history = None  # the game keeps its move list to itself
         else:
             history = [str(m) for m in game.history]
-        out = game.outcome()
+        ending = table.ending
         result: dict[str, Any] | None = None
-        if live.agreed is not None:
-            to_move = TERMINAL
-            result = {"winners": [], "scores": None, "reason": live.agreed,
-                      "line": "over winner=none"}
-        elif out is not None:
-            result = {"winners": list(out.winners),
-                      "scores": None if out.scores is None else list(out.scores),
-                      "reason": out.reason, "line": out.result_line()}
+        if ending is not None:
+            scores = ending.outcome.scores if ending.outcome is not None else None
+            result = {"winners": list(ending.winners),
+                      "scores": None if scores is None else list(scores),
+                      "reason": ending.reason, "how": ending.how,
+                      "line": ending.result_line()}
+        to_move = table.to_move()
         legal: list[str] = []
-        if (seat is not None and to_move == seat and to_move != TERMINAL
-                and live.seats[seat].kind == "human"):
+        if seat is not None and to_move == seat and not table.seats[seat].is_computer:
             legal = sorted(str(m) for m in game.legal_moves())
+        events = [e.to_json() for e in table.events[-EVENTS_SHOWN:]
+                  if e.text and (e.kind != "move" or history is not None)]
         return {
             "id": live.id,
             "game": live.entry.id,
             "title": live.entry.title,
             "options": game.public_options(),
-            "version": live.version,
+            "version": table.version,
             "you": seat,
             "hotseat": live.hotseat,
-            "seats": [{"player": i, "name": live.entry.seat_name(i), "kind": s.kind,
-                       "label": s.label} for i, s in enumerate(live.seats)],
-            "to_move": to_move if to_move >= 0 else None,
+            "seats": [{"player": i, "name": live.entry.seat_name(i), "kind": r.kind,
+                       "label": r.label} for i, r in enumerate(live.records)],
+            "to_move": to_move,
             "over": result is not None,
             "result": result,
             "ply": len(game.history),
             "history": history,
             "legal": legal,
-            "can_undo": (self._may_undo(live, seat) and len(game.history) > 0
-                         and live.agreed is None),
-            "draw_offer": live.draw_offer,
+            "can_undo": table.can_undo(seat),
+            "draw_offer": table.draw_offer,
             "rematch": live.rematch,
-            "can_offer_draw": (seat is not None and result is None and len(live.seats) > 1
-                               and live.seats[seat].kind == "human"),
+            "can_offer_draw": (seat is not None and result is None and len(live.records) > 1
+                               and not table.seats[seat].is_computer),
+            "takebacks": table.takebacks,
+            "events": events,
             "view": view,
         }
 
     # --- playing --------------------------------------------------------------------------------
-    async def play(self, gid: str, token: str | None, text: Any, player: Any = None
-                   ) -> dict[str, Any]:
-        """Play ``text`` for the bearer's seat; answers that seat's payload after the move."""
-        if not isinstance(text, str):
-            raise ApiError(400, "malformed", "move must be text in the game's notation")
-        if len(text) > MAX_MOVE_CHARS:
-            raise ApiError(413, "oversized", f"a move is at most {MAX_MOVE_CHARS} characters")
+    async def _seat(self, gid: str, token: str | None) -> tuple[LiveGame, int]:
         live = await self.live(gid)
         seat = live.seat_of(token)
         if seat is None:
             raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
+        return live, seat
+
+    async def play(self, gid: str, token: str | None, text: Any, player: Any = None,
+                   version: Any = None) -> dict[str, Any]:
+        """Play ``text`` for the bearer's seat, made on ``version`` (a stale version is refused
+        with 409 and the current version); answers that seat's payload after the move."""
+        if not isinstance(text, str):
+            raise ApiError(400, "malformed", "move must be text in the game's notation")
+        if len(text) > MAX_MOVE_CHARS:
+            raise ApiError(413, "oversized", f"a move is at most {MAX_MOVE_CHARS} characters")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise ApiError(400, "malformed", "version is the number of the game's version")
+        live, seat = await self._seat(gid, token)
         if player is not None and player != seat:
             raise ApiError(403, "wrong_seat", f"this token belongs to player {seat}, "
                            f"not to player {player!r}"[:120])
         async with live.lock:
-            game = live.game
-            to_move = game.current_player()
-            if to_move == TERMINAL or live.agreed is not None:
-                raise ApiError(409, "game_over", "the game is over")
-            if to_move != seat:
-                raise ApiError(409, "not_your_turn",
-                               f"it is player {to_move}'s turn ({live.entry.seat_name(to_move)})")
-            move = _parse(game, text)
-            await self._commit(live, [move])
-            live.draw_offer = None  # a move lets a pending draw offer lapse
+            before = self._snapshot(live)
+            try:
+                move = live.table.play(seat, text, version=version)
+            except TableError as e:
+                raise _table_error(e) from None
+            except RuleboxError as e:
+                raise _rules_error(e, text) from None
+            await self._commit(live, before)
             self._kick_computers(live)
             body = self.payload(live, seat)
             body["move"] = str(move)
         await self.broadcast(live)
         return body
 
-    async def undo(self, gid: str, token: str | None) -> dict[str, Any]:
-        """Take back moves until it is the bearer's turn before their last move (against the
-        computer), or the last move (hot-seat, solitaire)."""
-        live = await self.live(gid)
-        seat = live.seat_of(token)
-        if seat is None:
-            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
+    async def undo(self, gid: str, token: str | None, version: Any = None) -> dict[str, Any]:
+        """Take back moves back to the bearer's last decision (against the computer, or at a
+        hot-seat table: the last person's move); unseen cards are shuffled again."""
+        live, seat = await self._seat(gid, token)
+        return await self._change(live, seat, lambda t: t.undo(seat, version=version))
+
+    async def resign(self, gid: str, token: str | None) -> dict[str, Any]:
+        """The bearer's seat gives up: the other side wins."""
+        live, seat = await self._seat(gid, token)
+        return await self._change(live, seat, lambda t: t.resign(seat))
+
+    async def draw(self, gid: str, token: str | None, action: Any) -> dict[str, Any]:
+        """Draw by agreement: ``offer``, ``accept`` or ``decline`` (``withdraw`` for one's own
+        offer). A computer answers an offer by the table's rule (it accepts when it is losing;
+        a refusal is 409 ``declined``); a move lets an offer lapse."""
+        if action not in ("offer", "accept", "decline", "withdraw"):
+            raise ApiError(400, "malformed", "action is offer, accept, decline or withdraw")
+        live, seat = await self._seat(gid, token)
+        if action == "offer":
+            answer: list[str] = []
+            body = await self._change(live, seat, lambda t: answer.append(t.offer_draw(seat)))
+            if answer == ["declined"]:
+                raise ApiError(409, "declined", "the computer declines the draw",
+                               version=live.version)
+            return body
+        if action in ("decline", "withdraw") and live.table.draw_offer is not None and \
+                (action == "withdraw") != (live.table.draw_offer == seat):
+            raise ApiError(409, "no_offer", "there is no such draw offer")
+        return await self._change(live, seat, lambda t: t.answer_draw(seat, action == "accept"))
+
+    async def _change(self, live: LiveGame, seat: int, change: Callable[[Table], Any]
+                      ) -> dict[str, Any]:
+        """Make a change other than a move at the table, store it, and push it."""
         async with live.lock:
-            if not self._may_undo(live, seat):
-                raise ApiError(403, "no_undo", "moves can be taken back only against the "
-                               "computer or at a hot-seat table")
-            game = live.game
-            if live.agreed is not None:
-                raise ApiError(409, "game_over", "the game ended by agreement")
-            if not game.history:
-                raise ApiError(409, "nothing_to_undo", "there is no move to undo")
-            undone = 0
+            before = self._snapshot(live)
             try:
-                while True:
-                    game.undo()
-                    undone += 1
-                    mover = game.current_player()
-                    if live.hotseat or mover == seat or not game.history:
-                        break
-            except NothingToUndoError as e:
-                if undone == 0:
-                    raise ApiError(409, "nothing_to_undo", str(e)) from None
-            live.version += 1
-            ply = len(game.history)
-            try:
-                await self._in_db(self.store.truncate, live.id, ply, game.to_json(), live.version)
-            except Exception:
-                self._live.pop(live.id, None)  # reload from storage next time
-                raise ApiError(503, "storage", "the undo could not be stored") from None
+                change(live.table)
+            except TableError as e:
+                raise _table_error(e) from None
+            await self._store_state(live, before)
             self._kick_computers(live)
             body = self.payload(live, seat)
         await self.broadcast(live)
         return body
 
-    async def draw(self, gid: str, token: str | None, action: Any) -> dict[str, Any]:
-        """Draw by agreement (the match layer's part, e.g. Count Red's CR-14): ``offer``,
-        ``accept`` or ``decline`` (``withdraw`` for one's own offer). A computer declines; a
-        move lets an offer lapse."""
-        if action not in ("offer", "accept", "decline", "withdraw"):
-            raise ApiError(400, "malformed", "action is offer, accept, decline or withdraw")
-        live = await self.live(gid)
-        seat = live.seat_of(token)
-        if seat is None:
-            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
+    async def rematch(self, gid: str, token: str | None, same_deal: bool = False
+                      ) -> dict[str, Any]:
+        """A new game with the same seats (every token goes on working) after this one ended,
+        by the table's seed policy: a fresh deal unless ``same_deal``; the game's own rule
+        first (Count Red, CR-15)."""
+        live, _seat = await self._seat(gid, token)
         async with live.lock:
-            if live.over():
-                raise ApiError(409, "game_over", "the game is over")
-            if len(live.seats) < 2:
-                raise ApiError(409, "no_draw", "a solitaire has no one to agree with")
-            offer = live.draw_offer
-            if action == "offer":
-                if offer is not None and offer != seat:
-                    action = "accept"  # both want it
-                elif all(s.kind == "computer" for i, s in enumerate(live.seats) if i != seat):
-                    raise ApiError(409, "declined", "the computer declines the draw")
-                else:
-                    live.draw_offer = seat
-            if action == "accept":
-                if offer is None or offer == seat:
-                    raise ApiError(409, "no_offer", "there is no draw offer to accept")
-                live.agreed = "draw by agreement"
-                live.draw_offer = None
-                live.version += 1
-                try:
-                    await self._in_db(self.store.set_agreed, live.id, live.agreed, live.version)
-                except Exception:
-                    live.agreed = None
-                    live.version -= 1
-                    raise ApiError(503, "storage", "the draw could not be stored") from None
-            elif action in ("decline", "withdraw"):
-                if offer is None or (action == "decline") == (offer == seat):
-                    raise ApiError(409, "no_offer", "there is no such draw offer")
-                live.draw_offer = None
-            body = self.payload(live, seat)
-        await self.broadcast(live)
-        return body
-
-    async def rematch(self, gid: str, token: str | None) -> dict[str, Any]:
-        """A new game with the same seats (every token goes on working) after this one ended.
-        Its options come from the game's own rematch rule where it has one (Count Red, CR-15:
-        the loser starts, parities swap), else the same options with a fresh seed."""
-        live = await self.live(gid)
-        seat = live.seat_of(token)
-        if seat is None:
-            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
-        async with live.lock:
-            if not live.over():
-                raise ApiError(409, "not_over", "a rematch follows a finished game")
             if live.rematch is not None:
                 return {"id": live.rematch}
-            full = live.game.options()
-            rule = live.entry.extra.get("rematch")
-            opts: dict[str, str] | None = None
-            if callable(rule):
-                try:
-                    opts = dict(rule(full, None if live.agreed else live.game.outcome()))
-                except (RuleboxError, ValueError, TypeError, KeyError):
-                    opts = None
-            if opts is None:
-                opts = {k: v for k, v in full.items() if k != "seed"}
             try:
-                game = live.entry.cls.new(opts)
-            except RuleboxError as e:
-                raise ApiError(409, "no_rematch", f"no rematch: {e}") from None
-            seats = [Seat(s.kind, s.token_hash, s.agent, dict(s.settings), s.label)
-                     for s in live.seats]
-            new_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
-            await self._in_db(self.store.create_game, new_id, live.entry.id,
-                              [s.to_record() for s in seats], live.hotseat, game.to_json())
-            fresh = LiveGame(new_id, live.entry, game, seats, live.hotseat, 0)
-            self._live[new_id] = fresh
-            live.rematch = new_id
-        async with fresh.lock:
-            self._kick_computers(fresh)
+                table = live.table.rematch(same_deal=bool(same_deal))
+            except TableError as e:
+                raise _table_error(e) from None
+            records = [SeatRecord(r.kind, r.token_hash, r.agent, r.label) for r in live.records]
+            fresh = await self._start(live.entry, table, records, live.hotseat)
+            live.rematch = fresh.id
         await self.broadcast(live)
-        return {"id": new_id}
+        return {"id": fresh.id}
 
-    def _may_undo(self, live: LiveGame, seat: int | None) -> bool:
-        if seat is None or live.seats[seat].kind != "human":
-            return False
-        if live.hotseat:
-            return True
-        return all(s.kind == "computer" for i, s in enumerate(live.seats) if i != seat)
+    # --- storing --------------------------------------------------------------------------------
+    def _snapshot(self, live: LiveGame) -> dict[str, Any]:
+        return live.table.to_json()
 
-    async def _commit(self, live: LiveGame, moves: list[Any]) -> None:
-        """Apply legal moves and store them; on a storage failure take them back."""
-        game = live.game
-        first = len(game.history)
-        done: list[tuple[int, str]] = []
-        for move in moves:
-            done.append((game.current_player(), str(move)))
-            game.apply_unchecked(move)
-        live.version += 1
+    def _restore(self, live: LiveGame, snapshot: dict[str, Any]) -> None:
+        live.table = Table.from_json(snapshot, live.table.seats)
+
+    async def _commit(self, live: LiveGame, before: dict[str, Any]) -> None:
+        """Store the moves made since ``before``; on a storage failure go back to it."""
+        table = live.table
+        first = len(before["history"])
+        history = [str(m) for m in table.game.history]
+        done = [(table.movers[i], history[i]) for i in range(first, len(history))]
         try:
-            await self._write_moves((live.id, first, done, game.to_json(), game.is_terminal(),
-                                     live.version))
+            await self._write_moves((live.id, first, done, table.to_json(), table.over(),
+                                     table.version))
         except Exception:
-            for _ in done:
-                game.undo()
-            live.version -= 1
+            self._restore(live, before)
             raise ApiError(503, "storage", "the move could not be stored; try again") from None
+
+    async def _store_state(self, live: LiveGame, before: dict[str, Any]) -> None:
+        """Store the table after a change that is not a move (undo, draw, resignation)."""
+        table = live.table
+        try:
+            await self._in_db(self.store.save_state, live.id, len(table.game.history),
+                              table.to_json(), table.over(), table.version,
+                              table.ending.reason if table.ending is not None
+                              and table.ending.how != "rules" else None)
+        except Exception:
+            self._restore(live, before)
+            raise ApiError(503, "storage", "the change could not be stored; try again") \
+                from None
 
     async def _write_moves(self, item: tuple[Any, ...]) -> None:
         """Store moves; returns once they are committed. Moves of many games that arrive while
@@ -634,80 +597,59 @@ class GameService:
         """Start the computer player task if a computer is to move (call with the lock held)."""
         if self._closed or live.computer_task is not None:
             return
-        p = live.game.current_player()
-        if p >= 0 and live.seats[p].kind == "computer" and live.agreed is None:
+        if live.table.computer_to_move() is not None:
             live.computer_task = asyncio.get_running_loop().create_task(self._computers(live))
 
-    async def _think_apart(self, agent: str, game_id: str, settings: dict[str, str],
-                           state: dict[str, Any], snapshot: Game) -> Any:
-        """The agent's move, chosen in a worker process from the complete state."""
-        if self._procs is None:
-            raise RuntimeError("no worker processes")
+    async def _think(self, live: LiveGame, decision: Decision, state: dict[str, Any],
+                     snapshot: Table) -> Any:
+        """The agent's move for ``decision``: in a worker process from the table's state, or,
+        when there is no working worker process, in a thread here (the same agent: a broken
+        pool is not the agent's failure). An agent's own error propagates."""
         loop = asyncio.get_running_loop()
-        try:
-            text = await loop.run_in_executor(self._procs, think_job, agent, game_id, settings,
-                                              state)
-        except BrokenProcessPool:
-            self._procs = None
-            raise
-        return snapshot.parse(text)
-
-    def _agent(self, live: LiveGame, p: int) -> Agent:
-        agent = live.agents.get(p)
-        if agent is None:
-            seat = live.seats[p]
-            settings = dict(seat.settings)
-            settings.setdefault("seed", str(int(hash_token(f"{live.id}:{p}")[:12], 16)))
+        if self._procs is not None:
             try:
-                agent = make_agent(seat.agent or "random", live.entry.id, settings)
-            except RuleboxError:
-                agent = make_agent("random", live.entry.id, {"seed": settings["seed"]})
-            live.agents[p] = agent
-        return agent
+                return await loop.run_in_executor(self._procs, think_job, decision.spec.label,
+                                                  live.entry.id, state)
+            except BrokenProcessPool:
+                self._procs = None
+        return await loop.run_in_executor(self._think_threads, snapshot.think, decision)
 
     async def _computers(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
+        """The computer's turn: the table's decisions, thought out of the lock; a decision
+        overtaken by a change (an undo) is thought again; a failing agent forfeits (the
+        table's policy) and the failure is stored and shown."""
         try:
             while True:
                 async with live.lock:
-                    p = live.game.current_player()
-                    if (p < 0 or live.seats[p].kind != "computer" or self._closed
-                            or live.agreed is not None):
+                    table = live.table
+                    decision = table.decision() if not self._closed else None
+                    if decision is None:
                         live.computer_task = None
                         return
-                    version = live.version
-                    snapshot = live.game.clone()
-                    state = live.game.to_json()
-                    seat = live.seats[p]
-                    settings = dict(seat.settings)
-                    settings.setdefault("seed", str(
-                        (int(hash_token(f"{live.id}:{p}")[:12], 16) + version) % 2**62))
+                    state = table.to_json()
+                    snapshot = Table.from_json(state, table.seats)
                 try:
-                    move = await self._think_apart(seat.agent or "random", live.entry.id,
-                                                   settings, state, snapshot)
+                    move: Any = await self._think(live, decision, state, snapshot)
+                    error: BaseException | None = None
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # no worker process: think here, in a thread
-                    try:
-                        agent = self._agent(live, p)
-                        move = await loop.run_in_executor(self._think, agent.choose, snapshot)
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:  # a failing agent must not stall the game: play randomly
-                        move = make_agent("random", live.entry.id,
-                                          {"seed": str(version)}).choose(snapshot)
+                except Exception as e:
+                    move, error = None, e
                 async with live.lock:
-                    if live.version != version:
+                    table = live.table
+                    if table.version != decision.version:
                         continue  # an undo came first: think again about the new position
-                    try:
-                        live.game.check_move(move)
-                    except RuleboxError:
-                        move = live.game.legal_moves()[0]
-                    try:
-                        await self._commit(live, [move])
-                    except ApiError:
-                        await asyncio.sleep(1.0)
-                        continue
+                    before = self._snapshot(live)
+                    if error is not None:
+                        table.fail(decision, error)
+                        await self._store_state(live, before)
+                    else:
+                        table.play_decision(decision, move)
+                        try:
+                            await self._commit(live, before)
+                        except ApiError:
+                            await asyncio.sleep(1.0)
+                            continue
                 await self.broadcast(live)
         except asyncio.CancelledError:
             raise
@@ -739,23 +681,23 @@ class GameService:
 
     # --- replay --------------------------------------------------------------------------------
     async def replay(self, gid: str, token: str | None, ply: int) -> dict[str, Any]:
-        """The position after ``ply`` moves, as the bearer's seat (or a spectator) saw it."""
+        """The position after ``ply`` moves, as the bearer's seat (or a spectator) saw it (after
+        takebacks: the last time the game stood there on its final line)."""
         live = await self.live(gid)
         seat = live.seat_of(token)
         async with live.lock:
-            history = live.game.history
+            history = [str(m) for m in live.game.history]
             if not 0 <= ply <= len(history):
                 raise ApiError(404, "no_such_ply", f"the game has plies 0 to {len(history)}")
-            full = live.game.to_json()
+            options = live.game.options()
+            steps = list(live.table.log)
         try:
-            game = live.entry.cls.new(full["options"])
-            for text in history[:ply]:
-                game.apply(str(text))
+            game = position_at(live.entry.id, options, steps, history[:ply])
         except RuleboxError as e:
             raise ApiError(409, "no_replay", f"this game cannot be replayed: {e}") from None
         view = game.view(seat)
         return {"id": gid, "ply": ply, "plies": len(history),
-                "move": str(history[ply - 1]) if ply else None,
+                "move": history[ply - 1] if ply else None,
                 "to_move": game.current_player() if not game.is_terminal() else None,
                 "view": view}
 
@@ -789,15 +731,29 @@ class GameService:
                 self.detach(live, ws)
 
 
-def think_job(agent: str, game_id: str, settings: dict[str, str], state: dict[str, Any]) -> str:
-    """Run in a worker process: restore the game from its complete state and let the agent
-    choose; answers the move's text."""
-    game = game_entry(game_id).cls.from_json(state)
-    try:
-        chooser = make_agent(agent, game_id, settings)
-    except RuleboxError:
-        chooser = make_agent("random", game_id, {"seed": settings.get("seed", "0")})
-    return str(chooser.choose(game))
+def think_job(spec: str, game_id: str, state: dict[str, Any]) -> str:
+    """Run in a worker process: rebuild the table's game from its state and let the agent of
+    ``spec`` choose; answers the move's text. An agent's error propagates (no replacement)."""
+    n = game_entry(game_id).cls.new(dict(state["options"])).num_players
+    table = Table.from_json(state, [Seat.remote()] * n)
+    return str(AgentSpec.parse(spec).make(game_id).choose(table.game))
+
+
+def position_at(game_id: str, options: dict[str, str], steps: list[str], line: list[str]
+                ) -> Game:
+    """The game after the moves ``line`` as it last stood on the table's log (so that a
+    replay after takebacks shows what was dealt then)."""
+    found: Game | None = None
+    game = replay_log(game_id, options, [])
+    for k in range(len(steps) + 1):
+        if len(game.history) == len(line) and [str(m) for m in game.history] == line and (
+                k == len(steps) or not steps[k].startswith("!reshuffle")):
+            found = game.clone()
+        if k < len(steps):
+            game = _step(game, steps[k])
+    if found is None:
+        raise StateError("the position is not on the game's log")
+    return found
 
 
 async def _send(ws: Any, data: dict[str, Any]) -> None:
@@ -805,21 +761,29 @@ async def _send(ws: Any, data: dict[str, Any]) -> None:
         await asyncio.wait_for(ws.send_json(data), timeout=10)
 
 
-def _parse(game: Game, text: str) -> Any:
-    """Resolve move text, turning the rules' errors into API errors."""
-    try:
-        return game.parse(text)
-    except GameOverError as e:
-        raise ApiError(409, "game_over", str(e)) from None
-    except IllegalMoveError as e:
-        raise ApiError(422, "illegal", str(e), rule=e.rule, reason=e.reason) from None
-    except AmbiguousMoveError as e:
-        raise ApiError(400, "ambiguous", str(e)) from None
-    except InvalidMoveError as e:
-        raise ApiError(400, "malformed", str(e)) from None
-    except StateError as e:
-        raise ApiError(400, "malformed", str(e)) from None
-    except RuleboxError as e:
-        raise ApiError(400, "malformed", str(e)) from None
-    except (TypeError, KeyError, IndexError, AttributeError):
-        raise ApiError(400, "malformed", f"{text[:40]!r} is not a move of this game") from None
+def _step(game: Game, step: str) -> Game:
+    """One step of a table's log."""
+    import random
+
+    if step == "!undo":
+        game.undo()
+    elif step.startswith("!reshuffle "):
+        reshuffle = getattr(game, "reshuffle_unseen", None)
+        if reshuffle is not None:
+            reshuffle(random.Random(int(step.split()[1])))
+    else:
+        game.apply(step)
+    return game
+
+
+def _rules_error(e: RuleboxError, text: str) -> ApiError:
+    """The rules' refusal of move text as an API error."""
+    if isinstance(e, GameOverError):
+        return ApiError(409, "game_over", str(e))
+    if isinstance(e, IllegalMoveError):
+        return ApiError(422, "illegal", str(e), rule=e.rule, reason=e.reason)
+    if isinstance(e, AmbiguousMoveError):
+        return ApiError(400, "ambiguous", str(e))
+    if isinstance(e, InvalidMoveError | StateError):
+        return ApiError(400, "malformed", str(e))
+    return ApiError(400, "malformed", str(e) or f"{text[:40]!r} is not a move of this game")

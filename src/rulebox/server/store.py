@@ -1,9 +1,10 @@
 """Durable storage of online games through SQLAlchemy: SQLite by default, PostgreSQL on request.
 
 Two tables: ``games`` (one row per game: its seats, the token hashes, the complete state of
-:meth:`rulebox.core.Game.to_json` and a version counter) and ``moves`` (one row per ply, for the
-move list with times). A move is stored in one transaction that appends its row and replaces the
-state; the server acknowledges a move only after that transaction has committed.
+the table, :meth:`rulebox.match.table.Table.to_json`, and a version counter) and ``moves``
+(one row per ply, for the move list with times). A move is stored in one transaction that
+appends its row and replaces the state; the server acknowledges a move only after that
+transaction has committed.
 """
 
 from __future__ import annotations
@@ -221,6 +222,23 @@ class Store:
             row.state = json.dumps(state)
             row.ply = ply
             row.over = False
+            row.version = version
+            row.updated_at = _now()
+
+    def save_state(self, game_id: str, ply: int, state: dict[str, Any], over: bool,
+                   version: int, agreed: str | None) -> None:
+        """Store the table after a change that is not a move (an undo: the moves from ``ply``
+        on are forgotten; a draw offer or answer; a resignation, whose ``agreed`` text says
+        how the game ended at the table)."""
+        with self._write() as s:
+            s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
+            row = s.get(GameRow, game_id)
+            if row is None:
+                raise KeyError(game_id)
+            row.state = json.dumps(state)
+            row.ply = ply
+            row.over = over
+            row.agreed = agreed
             row.version = version
             row.updated_at = _now()
 
