@@ -4,6 +4,7 @@ that are corrupt or do not match, and the command line on a tiny budget."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -161,6 +162,21 @@ def test_labels_are_results_scaled_to_0_1() -> None:
     assert training.result_label(game, 1) == 0.0
 
 
+def test_a_solitaire_not_won_is_labelled_lost() -> None:
+    # 36 to 1 scores a loss by the cubes left (a little below 0 with two cubes), but the model
+    # is P(win): every lost deal is 0
+    from rulebox.core.registry import new_game
+
+    game = new_game("36to1", {"seed": "1"})
+    moves = 0
+    while not game.is_terminal():
+        game.apply_unchecked(sorted(game.legal_moves(), key=str)[0])
+        moves += 1
+    assert game.returns()[0] < 1.0
+    assert game.returns()[0] > -1.0
+    assert training.result_label(game, 0) == 0.0
+
+
 def test_model_player_takes_a_win_in_one() -> None:
     weights = Weights.from_mapping(TOY, TOY_FEATURES, {"pile": 5.0})  # likes big piles
     player = training.ModelPlayer(TOY_SET, weights, seed=1)
@@ -206,8 +222,16 @@ DEFAULTS = {"winning": 2.0, "pile": 0.5}
                 "weights": {"winning": "x", "pile": 1, "to_move": 0}}),  # not a number
     json.dumps({"features": list(TOY_FEATURES)}),
     json.dumps([1, 2, 3]),
+    json.dumps({"game": TOY, "features": list(TOY_FEATURES),  # written as NaN
+                "weights": {"winning": math.nan, "pile": 1, "to_move": 0}}),
+    json.dumps({"game": TOY, "features": list(TOY_FEATURES),  # written as -Infinity
+                "weights": {"winning": 1, "pile": 1, "to_move": 0}, "bias": -math.inf}),
+    json.dumps({"game": "another", "features": list(TOY_FEATURES),
+                "weights": {"winning": 1, "pile": 1, "to_move": 0}}),  # another game's file
+    json.dumps({"game": TOY, "features": list(TOY_FEATURES),
+                "weights": {"winning": 1, "pile": 1, "to_move": 0}, "meta": [1]}),
 ], ids=["broken", "empty", "other-features", "missing-weight", "not-a-number", "no-weights",
-        "a-list"])
+        "a-list", "nan", "infinite-bias", "other-game", "bad-meta"])
 def test_a_corrupt_or_mismatched_file_falls_back_to_the_defaults(
     weights_file: Path, content: str
 ) -> None:

@@ -79,9 +79,11 @@ class Weights:
             names = tuple(str(n) for n in data["features"])
             raw = data["weights"]
             weights = tuple(float(raw[n]) for n in names)
-            return cls(str(data["game"]), names, weights, float(data.get("bias", 0.0)),
-                       dict(data.get("meta", {})))
-        except (KeyError, TypeError, ValueError) as e:
+            bias = float(data.get("bias", 0.0))
+            if not all(math.isfinite(v) for v in (*weights, bias)):
+                raise ValueError("a weight is not a finite number")
+            return cls(str(data["game"]), names, weights, bias, dict(data.get("meta", {})))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"malformed weights file: {e}") from e
 
     def save(self, path: Path) -> None:
@@ -108,8 +110,9 @@ _CACHE: dict[str, Weights] = {}
 def load_weights(
     game_id: str, names: Sequence[str], defaults: Mapping[str, float], bias: float = 0.0
 ) -> Weights:
-    """The shipped weights of ``game_id`` if their features are exactly ``names``, else the
-    hand-set ``defaults``. Read once a process."""
+    """The shipped weights of ``game_id`` if the file is of that game and its features are
+    exactly ``names``, else the hand-set ``defaults`` (also when the file is unreadable or
+    malformed, or a weight is not a finite number). Read once a process."""
     found = _CACHE.get(game_id)
     if found is not None and found.features == tuple(names):
         return found
@@ -120,7 +123,7 @@ def load_weights(
             loaded = Weights.from_json(json.loads(path.read_text()))
         except (ValueError, OSError):
             loaded = None
-        if loaded is not None and loaded.features == tuple(names):
+        if loaded is not None and loaded.game == game_id and loaded.features == tuple(names):
             result = loaded
     _CACHE[game_id] = result
     return result
