@@ -248,7 +248,7 @@ async function gamePage(id) {
   page.gen += 1;
   const gen = page.gen;
   if (page.ws) { page.ws.onclose = null; page.ws.close(); page.ws = null; }
-  Object.assign(page, { id, tokens: tokensFor(id), state: null, replay: null, busy: false });
+  Object.assign(page, { id, tokens: tokensFor(id), state: null, replay: null, busy: false, seenEvent: undefined });
   clear(app).append(el("p", { class: "loading" }, "Loading the game…"));
   let first;
   try {
@@ -306,12 +306,14 @@ function buildGameLayout(state) {
     el("span", { id: "conn", class: "conn" }, "…"));
   const board = el("div", { class: "board-wrap", id: "board" });
   const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
+  const news = el("ul", { class: "announcements", id: "announcements", "aria-live": "polite" });
   const controls = el("div", { class: "controls", id: "controls" });
   const side = el("aside", { class: "side" },
     el("div", { class: "seats-list", id: "seats" }),
     el("div", { class: "result", id: "result", hidden: "" }),
     el("div", { class: "buttons" },
       button("Undo", "undo-btn", doUndo),
+      button("Resign", "resign-btn", doResign),
       button("Rules", "rules-btn", () => showRules(state.game)),
       button("Replay", "replay-btn", startReplay),
       el("a", { class: "btn", href: "/", id: "lobby-btn" }, "Lobby")),
@@ -322,7 +324,7 @@ function buildGameLayout(state) {
     el("h3", {}, "Moves"),
     el("ol", { class: "moves", id: "moves" }),
     el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }));
-  clear(app).append(el("section", { class: `game game-${state.game}` }, el("div", { class: "main" }, header, status, board, controls), side));
+  clear(app).append(el("section", { class: `game game-${state.game}` }, el("div", { class: "main" }, header, status, news, board, controls), side));
 }
 
 function button(label, id, fn) {
@@ -345,12 +347,14 @@ export async function play(text) {
   if (!token) { toast("You are watching: spectators cannot move."); return false; }
   page.busy = true;
   try {
-    const r = await api("POST", `/api/games/${page.id}/moves`, { move: text }, token);
+    // the version the move was made on: a retry or a double click is refused (409 stale)
+    const r = await api("POST", `/api/games/${page.id}/moves`, { move: text, version: st.version }, token);
     await accept(r);
     return true;
   } catch (e) {
     const info = e.info || {};
     if (info.code === "illegal") toast(`Not allowed: ${info.reason} [${info.rule}]`);
+    else if (info.code === "stale") { toast("The game has moved on; here it is now.", "info"); await refresh(); }
     else toast(e.message);
     if (page.board && page.board.reset) page.board.reset();
     render();
@@ -408,7 +412,7 @@ function drawBox(st) {
   const offer = st.draw_offer;
   const iOffered = offer !== null && offer !== undefined && page.tokens[offer] && !st.hotseat;
   if (offer === null || offer === undefined) {
-    if (st.seats.some((s, p) => s.kind === "human" && !page.tokens[p]) || st.hotseat) {
+    if (st.seats.some((s, p) => !page.tokens[p]) || st.hotseat) {
       box.append(button("Offer a draw", "draw-offer", () => drawAction("offer")));
     }
   } else if (iOffered) {
@@ -419,10 +423,23 @@ function drawBox(st) {
   }
 }
 
+async function refresh() {
+  try { await accept(await api("GET", `/api/games/${page.id}`, undefined, myToken(page.state))); } catch { /* the socket brings it */ }
+}
+
+async function doResign() {
+  const st = page.state;
+  if (!st || st.over || !confirm("Give up this game?")) return;
+  const mine = page.tokens.map((t, p) => [t, p]).filter(([t]) => t);
+  const pick = mine.find(([, p]) => p === st.to_move) || mine[0];
+  if (!pick) return;
+  try { await accept(await api("POST", `/api/games/${page.id}/resign`, undefined, pick[0])); } catch (e) { toast(e.message); }
+}
+
 async function doUndo() {
   const token = myToken(page.state) || page.tokens.find((t) => t);
   try {
-    const r = await api("POST", `/api/games/${page.id}/undo`, undefined, token);
+    const r = await api("POST", `/api/games/${page.id}/undo`, { version: page.state.version }, token);
     if (page.board && page.board.reset) page.board.reset();
     await accept(r);
   } catch (e) { toast(e.message); }
@@ -470,6 +487,8 @@ function render() {
     clear(res).append(el("strong", {}, st.result.winners.length ? `Winner: ${st.result.winners.map((w) => st.seats[w].name).join(", ")}` : (st.seats.length === 1 ? "Lost" : "Draw")), el("span", {}, `${sc} · ${st.result.reason}`));
   } else res.hidden = true;
   document.getElementById("undo-btn").hidden = !st.can_undo || replaying;
+  document.getElementById("resign-btn").hidden = st.over || replaying || !page.tokens.some((t) => t);
+  showAnnouncements(st);
   document.getElementById("replay-btn").hidden = !(st.over && st.ply > 0) || replaying;
   document.getElementById("move-entry").hidden = !myToken(st) || st.over;
   // moves
@@ -515,6 +534,26 @@ function render() {
     console.error(e);
     generic.draw(board, ctx);
   }
+}
+
+// --- announcements: what a move did beyond itself (a bonus move, a skipped player, a token, an
+// objective), and the table's own news (a draw declined, a computer that failed) ----------------
+const ANNOUNCED = new Set(["bonus_move", "skipped", "three", "token", "objective", "announcement",
+  "agent_error", "draw_declined", "draw_offer", "resigned", "reshuffle"]);
+
+function showAnnouncements(st) {
+  const list = document.getElementById("announcements");
+  if (!list) return;
+  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind));
+  const fresh = events.filter((e) => page.seenEvent !== undefined && e.index > page.seenEvent);
+  if (events.length) page.seenEvent = Math.max(page.seenEvent ?? -1, ...events.map((e) => e.index));
+  else if (page.seenEvent === undefined) page.seenEvent = -1;
+  clear(list).append(...events.slice(-4).map((e) => el("li", {
+    class: `announcement kind-${e.kind}${fresh.includes(e) ? " fresh" : ""}`, "data-kind": e.kind,
+  }, e.text)));
+  list.hidden = events.length === 0;
+  const last = fresh[fresh.length - 1];
+  if (last) toast(last.text, last.kind === "agent_error" ? "error" : "info");
 }
 
 // --- replay ------------------------------------------------------------------------------------
