@@ -24,8 +24,8 @@ from rulebox.ai import make_agent
 from rulebox.ai.learned import Weights, use_weights
 from rulebox.ai.train import feature_set
 from rulebox.core.registry import new_game
+from rulebox.match.agents import AgentSpec
 from rulebox.match.ratings import score_interval, wilson_interval
-from rulebox.match.tournament import AgentSpec
 
 
 def load(path: str, game_id: str) -> Weights:

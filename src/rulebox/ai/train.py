@@ -148,7 +148,7 @@ class TrainConfig:
             raise RuleboxError("--per-game must be at least 1 and --skip-opening at least 0")
         if self.l2 is not None and not 0.0 <= self.l2 <= 100.0:
             raise RuleboxError("--l2 must be within 0..100")
-        from rulebox.match.tournament import AgentSpec
+        from rulebox.match.agents import AgentSpec
 
         spec = AgentSpec.parse(self.agent)
         keys = {k for k, _ in spec.settings}
@@ -304,7 +304,7 @@ def play_selfplay(job: SelfPlayJob) -> GameSamples:
         options["players"] = str(job.players)
     game = _new_game(cfg.game_id, options)
     r = rng(job.seed, "selfplay", cfg.game_id)
-    from rulebox.match.tournament import AgentSpec
+    from rulebox.match.agents import AgentSpec
 
     spec = AgentSpec.parse(cfg.agent)
     n = game.num_players
