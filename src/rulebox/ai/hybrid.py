@@ -21,6 +21,7 @@ the move is exactly repeatable.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rulebox.ai.alphabeta import (
@@ -94,6 +95,16 @@ def _unknown(game: Game) -> list[float]:
     return [0.0] * game.num_players
 
 
+def screen_heuristic(h: Heuristic) -> Heuristic:
+    """The game's heuristic for proofs: no evaluation (an unfinished leaf is worth 0), no
+    playouts, and every ply costing depth (``free_plies`` 0: a free blocking action of Discs
+    would multiply the proof's tree by its ~45 choices instead of deepening it)."""
+    screen = replace(h, values=_unknown, playout_move=None)
+    if hasattr(screen, "free_plies"):
+        screen = replace(screen, free_plies=0)
+    return screen
+
+
 class HybridAgent:
     """UCT after an alpha-beta screen of the root moves for proven wins and losses."""
 
@@ -104,10 +115,9 @@ class HybridAgent:
         self.settings = settings
         self.share = extra_number(settings, "screen", 0.3, 0.0, 0.9)
         self.max_depth = int(extra_number(settings, "depth", 4, 1, 64, integer=True))
-        h = heuristic(game_id)
         # proofs need no evaluation: an unfinished leaf is worth 0 (the game's move ordering
-        # still finds wins and refutations first)
-        self.h = Heuristic(game_id, _unknown, h.order_key, None, h.copy_make)
+        # and its tactical hooks, wins in one and threats, still find wins and refutations)
+        self.h = screen_heuristic(heuristic(game_id))
         self.table = TranspositionTable()
         self.uct = MctsAgent(game_id, settings)
         self.proven: dict[Any, float] = {}

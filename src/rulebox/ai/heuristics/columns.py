@@ -1,10 +1,26 @@
-"""Columns: roundels weighted by level, plus who controls the pins where a roundel can still rise.
+"""Columns: who will cap which pin, read from the rules (COL-4, COL-8, COL-9).
 
-Scoring (COL-9) compares roundels on level 5, then 4, ... so a roundel counts ``2**(level-1)``
-(a level-5 roundel outweighs a lower one in practice). A pin whose top unit is a blocker can take
-a roundel only from that blocker's owner (COL-4), so the owner of the top blocker of a pin with
-room gets a share of the roundel that pin could still take. Reads only ``Columns.stack`` and
-``Columns.pieces_left``.
+Scoring (COL-9) counts roundels on level 5 first, then level 4, 3, ... so the evaluation is
+built around the fifth level. What the rules make decisive there:
+
+- a pin of height 4 whose top is a blocker can be capped only by that blocker's owner (COL-4:
+  a roundel may not rest on an opponent's blocker); the other player can only kill it with a
+  single blocker on level 5 (a double cannot rest on one piece at both ends, COL-6). Such a
+  pin is *sealed* for the blocker's owner;
+- a pin of height 4 whose top is a roundel can be capped by either player: of ``k`` such pins
+  the player to move takes one more when ``k`` is odd;
+- a pin of height 3 is a seal waiting for a blocker: a single, a double over two such pins, or
+  a triple (thick end down over heights 2 and 3) puts an own blocker on level 4;
+- a roundel in hand scores only if a pin is left where it can reach level 5.
+
+Each of these is a feature of :data:`FEATURES` (player's count minus the opponent's, so the
+features of the two players are opposite); the value is ``2 * sigmoid(w . f) - 1`` with the
+weights of :func:`rulebox.ai.learned.load_weights` (hand-set :data:`DEFAULT_WEIGHTS` until
+``rulebox train columns`` ships a file). Reads only ``Columns.stack``, ``Columns.pieces_left``
+and ``current_player``.
+
+The evaluation before issue 16 (roundels weighted by level plus a share for top blockers) is
+kept as :func:`values_v1` for comparisons.
 """
 
 from __future__ import annotations
@@ -14,71 +30,218 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from rulebox.ai.learned import Weights, load_weights, sigmoid
 from rulebox.core.game import Game
+from rulebox.games.columns.geometry import DIRECTED_PAIRS, NUM_PINS, PAIRS
 
 COPY_MAKE = True
 """Columns regenerates its move list on undo, so copying a position is cheaper."""
 
 LEVELS = 5
 _ROUNDEL, _SINGLE, _DOUBLE, _TRIPLE = 0, 1, 2, 3
-_WEIGHT = (1.0, 2.0, 4.0, 8.0, 16.0)
-_SCALE = 24.0
+
+FEATURES: tuple[str, ...] = (
+    "caps",          # roundels on level 5 (COL-9's first count)
+    "level4",        # roundels on level 4 (the first tie-break)
+    "lower",         # roundels on levels 3, 2, 1 (later tie-breaks), 1, 1/2, 1/4 each
+    "mover",         # +1 for the player to move
+    "sealed",        # height-4 pins topped by an own blocker, up to the roundels in hand
+    "sealed_safe",   # of those, more than the opponent's single blockers can kill
+    "open4",         # height-4 pins with a roundel on top: +1 to the mover when their number is odd
+    "reach5",        # roundels in hand that can still reach level 5 (pins left to cap)
+    "seal_moves",    # pins the player could seal on level 4 now with a blocker in hand
+    "singles",       # single blockers in hand (they seal a height-3 pin or kill a seal)
+    "pieces",        # pieces in hand, /4 (COL-8: who runs out of placements first)
+)
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "caps": 1.2,
+    "level4": 0.3,
+    "lower": 0.05,
+    "mover": 0.15,
+    "sealed": 0.6,
+    "sealed_safe": 0.3,
+    "open4": 0.5,
+    "reach5": 0.1,
+    "seal_moves": 0.05,
+    "singles": 0.1,
+    "pieces": 0.05,
+}
+"""Hand-set: a cap is worth most; a sealed pin is about half a cap; the rest is small."""
 
 
-def score(game: Any) -> float:
-    """Player 0's advantage in roundel points (positive: player 0 is ahead)."""
+def model() -> Weights:
+    """The learned (or hand-set) weights of :data:`FEATURES`."""
+    return load_weights("columns", FEATURES, DEFAULT_WEIGHTS)
+
+
+def _features0(game: Any) -> list[float]:
+    """:data:`FEATURES` from player 0's point of view (player 1's are their negatives)."""
+    left = (game.pieces_left(0), game.pieces_left(1))
+    rin = (left[0][_ROUNDEL], left[1][_ROUNDEL])
+    singles = (left[0][_SINGLE], left[1][_SINGLE])
+    doubles = (left[0][_DOUBLE], left[1][_DOUBLE])
+    triples = (left[0][_TRIPLE], left[1][_TRIPLE])
+    pieces = (sum(left[0].values()), sum(left[1].values()))
+    heights = [0] * NUM_PINS
+    tops = [0] * NUM_PINS
+    r5 = [0, 0]
+    r4 = [0, 0]
+    low = [0.0, 0.0]
+    sealed = [0, 0]
+    cappable = [0, 0]
+    open4 = 0
+    for pin in range(NUM_PINS):
+        units = game.stack(pin)
+        h = len(units)
+        heights[pin] = h
+        if not h:
+            tops[pin] = -1 - pin
+            cappable[0] += 1
+            cappable[1] += 1
+            continue
+        for level, (owner, kind, _code) in enumerate(units):
+            if kind == _ROUNDEL:
+                if level == 4:
+                    r5[owner] += 1
+                elif level == 3:
+                    r4[owner] += 1
+                else:
+                    low[owner] += 0.25 * (1 << level)
+        owner, kind, code = units[-1]
+        tops[pin] = code
+        if h >= LEVELS:
+            continue
+        if h == LEVELS - 1:
+            if kind == _ROUNDEL:
+                open4 += 1
+                cappable[0] += 1
+                cappable[1] += 1
+            else:
+                sealed[owner] += 1
+                cappable[owner] += 1
+        else:
+            cappable[0] += 1
+            cappable[1] += 1
+    # pins that could get an own blocker on level 4 by a single, double or triple in hand
+    seal = [0, 0]
+    h3 = [pin for pin in range(NUM_PINS) if heights[pin] == 3]
+    if h3:
+        spots = [set(h3) if singles[p] else set() for p in (0, 1)]
+        for a, b in PAIRS:
+            if heights[a] == 3 and heights[b] == 3 and tops[a] != tops[b]:
+                for p in (0, 1):
+                    if doubles[p]:
+                        spots[p].update((a, b))
+        for a, b in DIRECTED_PAIRS:  # thick end down on heights 2 (thick) and 3 (thin)
+            if heights[a] == 2 and heights[b] == 3 and tops[a] != tops[b]:
+                for p in (0, 1):
+                    if triples[p]:
+                        spots[p].update((a, b))
+        seal = [len(spots[0]), len(spots[1])]
+    s0, s1 = min(sealed[0], rin[0]), min(sealed[1], rin[1])
+    safe0, safe1 = max(0, s0 - singles[1]), max(0, s1 - singles[0])
+    mover = game.current_player()
+    sign = 1.0 if mover == 0 else (-1.0 if mover == 1 else 0.0)
+    open_share = sign if open4 % 2 and sign and rin[mover] else 0.0
+    return [
+        float(r5[0] - r5[1]),
+        float(r4[0] - r4[1]),
+        low[0] - low[1],
+        sign,
+        float(s0 - s1),
+        float(safe0 - safe1),
+        open_share,
+        float(min(rin[0], cappable[0]) - min(rin[1], cappable[1])),
+        float(seal[0] - seal[1]),
+        float(singles[0] - singles[1]),
+        (pieces[0] - pieces[1]) / 4.0,
+    ]
+
+
+def features(game: Game, player: int) -> list[float]:
+    """:data:`FEATURES` of ``game`` from ``player``'s point of view."""
+    f = _features0(game)
+    return f if player == 0 else [-x for x in f]
+
+
+def values(game: Game) -> list[float]:
+    """``2 * sigmoid(w . f) - 1`` for player 0, and its negative for player 1."""
+    v = 2.0 * sigmoid(model().logit(_features0(game))) - 1.0
+    return [v, -v]
+
+
+# --- the evaluation before issue 16, for comparisons --------------------------------------------
+_WEIGHT_V1 = (1.0, 2.0, 4.0, 8.0, 16.0)
+_SCALE_V1 = 24.0
+
+
+def score_v1(game: Any) -> float:
+    """Player 0's advantage in roundel points (a roundel counts ``2**(level-1)``), plus a share
+    of the next roundel for the owner of a pin's top blocker (or the mover on an open pin)."""
     total = 0.0
     left = [game.pieces_left(p) for p in (0, 1)]
     roundels_left = [left[p][_ROUNDEL] for p in (0, 1)]
     mover = game.current_player()
-    for pin in range(12):
+    for pin in range(NUM_PINS):
         units = game.stack(pin)
         for level, (owner, kind, _code) in enumerate(units):
             if kind == _ROUNDEL:
-                total += _WEIGHT[level] if owner == 0 else -_WEIGHT[level]
+                total += _WEIGHT_V1[level] if owner == 0 else -_WEIGHT_V1[level]
         h = len(units)
         if h >= LEVELS:
             continue
-        # the next roundel on this pin would stand on level h + 1
-        nxt = _WEIGHT[h]
+        nxt = _WEIGHT_V1[h]
         if h:
             owner, kind, _code = units[-1]
             if kind != _ROUNDEL:
                 if roundels_left[owner]:
                     total += 0.35 * nxt if owner == 0 else -0.35 * nxt
                 continue
-        # open pin: the player to move takes it first
         if mover in (0, 1) and roundels_left[mover]:
             total += 0.15 * nxt if mover == 0 else -0.15 * nxt
     return total
 
 
-def values(game: Game) -> list[float]:
-    """tanh of the roundel-point lead, as (player 0, player 1) returns."""
-    v = math.tanh(score(game) / _SCALE)
+def values_v1(game: Game) -> list[float]:
+    """The evaluation before issue 16: tanh of the roundel-point lead."""
+    v = math.tanh(score_v1(game) / _SCALE_V1)
     return [v, -v]
 
 
+# --- move ordering and playouts -----------------------------------------------------------------
 def order_key(game: Game, move: Any) -> float:
-    """Roundels first, higher ones before lower; then blockers by the level they reach."""
+    """Larger first: a cap, killing an opponent's seal, sealing on level 4 (two pins before
+    one), low roundels; last a roundel on level 4, which hands the cap to the opponent."""
+    g: Any = game
     kind = int(move.kind)
     pins = move.pins
-    h = max(len(game.stack(p)) for p in pins)  # type: ignore[attr-defined]
     if kind == _ROUNDEL:
-        return 100.0 + 10 * h
-    return 10.0 * h + kind
+        h = len(g.stack(pins[0]))
+        if h == 4:
+            return 1000.0
+        return 5.0 if h == 3 else 100.0 - 10 * h
+    if kind == _SINGLE:
+        units = g.stack(pins[0])
+        h = len(units)
+        if h == 4:
+            owner, top_kind, _code = units[-1]
+            if top_kind != _ROUNDEL and owner != g.current_player():
+                return 900.0  # kills a pin sealed for the opponent
+            return 300.0 if top_kind == _ROUNDEL else 10.0
+        return 600.0 if h == 3 else 20.0 + h
+    ha = len(g.stack(pins[0]))
+    if kind == _DOUBLE:
+        return {3: 700.0, 4: 350.0}.get(ha, 20.0 + ha)
+    if move.up:  # thick h+1, h+2 and thin h+1
+        return {2: 500.0, 3: 400.0}.get(ha, 20.0 + ha)
+    return {2: 700.0, 3: 350.0}.get(ha, 20.0 + ha)  # flat top on level h+2
 
 
 def playout_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
-    """Mostly random; a roundel onto level 5 or 4 is taken when one is offered."""
+    """Mostly the best move by :func:`order_key` (a cap, a kill, a seal), else at random."""
     if rng.random() < 0.5:
-        best = None
-        best_h = 2
-        for m in moves:
-            if m.kind == _ROUNDEL:
-                h = len(game.stack(m.pins[0]))  # type: ignore[attr-defined]
-                if h > best_h:
-                    best, best_h = m, h
-        if best is not None:
+        best = max(moves, key=lambda m: order_key(game, m))
+        if order_key(game, best) >= 600.0:
             return best
     return moves[rng.randrange(len(moves))]
