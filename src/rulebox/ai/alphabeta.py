@@ -1,6 +1,6 @@
 """The ``alphabeta`` agent: negamax with alpha-beta pruning, iterative deepening, a
-transposition table keyed on ``position_key()``, and move ordering (table move, killer moves,
-history counts, then the game's ``order_key``).
+transposition table keyed on ``position_key()``, and move ordering (table move, the game's
+forcing moves, killer moves, history counts, then the game's ``order_key``).
 
 It plays the two-player games without hidden information. Values are from the point of view of
 the player to move; when a move leaves the same player to move (a bonus move, a multi-action
@@ -8,19 +8,36 @@ turn), the child's value is taken as it is rather than negated, so multi-action 
 special case. A finished game is worth more than any evaluation (``WIN`` minus a little per ply,
 so a quicker win is preferred); evaluations are the game's heuristic in [-1, 1].
 
+Tactics (issue 16), each through optional hooks of the game's heuristic
+(:mod:`rulebox.ai.heuristics`) and harmless for a game without them:
+
+- **Free plies**: a ply after which the same player moves again does not cost depth, up to the
+  heuristic's ``free_plies`` such plies on one line (so the search still ends). A bonus move
+  (Count Red CR-10) is then seen at every depth, as the player gets it.
+- **Quiescence**: at depth 0 the player to move may stand pat on the evaluation or play one of
+  the heuristic's ``forcing_moves`` (a win in one, a move that gives him another move), which are
+  searched on (at most :data:`QUIESCENCE_PLIES` of them in a row).
+- **Threat extension**: a leaf whose player to move faces an immediate win of the other
+  (``in_danger``) is searched one more full ply, at most :data:`THREAT_EXTENSIONS` times on a
+  line, so a threat that cannot be stopped is seen as a loss and one that can as what it is.
+- **Root filter**: a root move that leaves the opponent to move with a win in one is not played
+  while another move does not (``winning_moves``, else every reply is tried).
+
 ``time=`` bounds the search by the clock; ``iterations=`` bounds it by nodes (then the move is
 exactly repeatable); ``seed=`` shuffles the root moves before ordering so that equal moves vary
-from seed to seed.
+from seed to seed; ``depth=`` caps the depth; ``eval=NAME`` uses another evaluation of the game
+(its heuristic's ``EVALUATIONS``, e.g. Count Red's ``v1``, the one before issue 16).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
+from rulebox.core.errors import OptionError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
 
@@ -28,6 +45,10 @@ WIN = 2.0
 """A won game's value (evaluations stay within [-1, 1])."""
 PLY_PENALTY = 1e-3
 INF = float("inf")
+QUIESCENCE_PLIES = 6
+"""Forcing moves in a row searched past depth 0."""
+THREAT_EXTENSIONS = 1
+"""Leaves in danger searched one ply more, at most this many times on a line."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bounds: the stored value is exact, a lower bound, or an upper bound."""
@@ -122,7 +143,11 @@ class SearchResult:
 
 
 class AlphaBetaSearch:
-    """One iterative-deepening negamax search (a fresh table per agent, kept between moves)."""
+    """One iterative-deepening negamax search (a fresh table per agent, kept between moves).
+
+    ``free_plies``, ``quiescence``, ``extensions`` and ``root_filter`` switch the tactics of the
+    module docstring (the defaults: the heuristic's free plies, :data:`QUIESCENCE_PLIES`,
+    :data:`THREAT_EXTENSIONS`, on); 0 or ``False`` turns one off (tests compare)."""
 
     def __init__(
         self,
@@ -130,15 +155,25 @@ class AlphaBetaSearch:
         budget: Budget,
         table: TranspositionTable | None = None,
         max_depth: int = 64,
+        free_plies: int | None = None,
+        quiescence: int = QUIESCENCE_PLIES,
+        extensions: int = THREAT_EXTENSIONS,
+        root_filter: bool = True,
     ) -> None:
         self.h = h
         self.budget = budget
         self.table = table if table is not None else TranspositionTable()
         self.max_depth = max_depth
+        self.free_plies = h.free_plies if free_plies is None else free_plies
+        self.quiescence = quiescence if h.forcing_moves is not None else 0
+        self.extensions = extensions if h.in_danger is not None else 0
+        self.root_filter = root_filter
         self.nodes = 0
         self.killers: list[list[Any]] = []
         self.history: dict[Any, int] = {}
         self._cut = False  # whether some leaf was evaluated (not exact) in this iteration
+        self.filtered: list[Any] = []
+        """Root moves the last search left out: each hands the opponent a win in one."""
 
     # --- the tree ---------------------------------------------------------------------------
     def _tick(self) -> None:
@@ -149,15 +184,19 @@ class AlphaBetaSearch:
         if not self.nodes & 63 and budget.out_of_time():
             raise SearchTimeout
 
-    def _ordered(self, game: Game, moves: list[Any], first: Any, ply: int) -> list[Any]:
+    def _ordered(
+        self, game: Game, moves: list[Any], first: Any, ply: int, forcing: list[Any] | None = None
+    ) -> list[Any]:
         order_key = self.h.order_key
         killers = self.killers[ply] if ply < len(self.killers) else ()
         history = self.history
+        # forcing moves (wins first) just after the table move
+        urgent = {m: 1e11 * (len(forcing) - i) for i, m in enumerate(forcing)} if forcing else {}
 
         def key(m: Any) -> float:
             if m == first:
-                return 1e12
-            k = 0.0
+                return 1e15
+            k = urgent.get(m, 0.0)
             if m in killers:
                 k += 1e9
             k += history.get(m, 0) * 1e3
@@ -167,14 +206,30 @@ class AlphaBetaSearch:
 
         return sorted(moves, key=key, reverse=True)
 
-    def negamax(self, game: Game, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def negamax(
+        self,
+        game: Game,
+        depth: int,
+        alpha: float,
+        beta: float,
+        ply: int,
+        free: int | None = None,
+        ext: int | None = None,
+    ) -> float:
         """The value of ``game`` (not finished) for its player to move, searched ``depth``
-        plies deep within the window (alpha, beta)."""
+        plies deep within the window (alpha, beta); ``free`` same-player plies and ``ext``
+        threat extensions are left on this line (``None``: all of them)."""
+        if free is None:
+            free = self.free_plies
+        if ext is None:
+            ext = self.extensions
+        if depth <= 0:
+            if ext > 0 and self.h.in_danger(game):  # type: ignore[misc]
+                depth, ext = 1, ext - 1
+            else:
+                return self.quiesce(game, alpha, beta, ply, self.quiescence)
         self._tick()
         p = game.current_player()
-        if depth <= 0:
-            self._cut = True
-            return self.h.values(game)[p]
         key = game.position_key()
         hit, tt_move = self.table.probe(key, depth, alpha, beta)
         if hit is not None:
@@ -186,16 +241,20 @@ class AlphaBetaSearch:
         copy_make = self.h.copy_make
         moves = game.legal_moves()
         first = moves[tt_move] if tt_move is not None and tt_move < len(moves) else None
-        for move in self._ordered(game, moves, first, ply):
+        forcing = self.h.forcing_moves(game) if self.h.forcing_moves is not None else None
+        for move in self._ordered(game, moves, first, ply, forcing):
             child = game.clone() if copy_make else game
             child.apply_unchecked(move)
             q = child.current_player()
             if q == TERMINAL:
                 v = terminal_value(child, p, ply + 1)
             elif q == p:
-                v = self.negamax(child, depth - 1, alpha, beta, ply + 1)
+                if free > 0:
+                    v = self.negamax(child, depth, alpha, beta, ply + 1, free - 1, ext)
+                else:
+                    v = self.negamax(child, depth - 1, alpha, beta, ply + 1, 0, ext)
             else:
-                v = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+                v = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1, free, ext)
             if not copy_make:
                 game.undo()
             if v > best:
@@ -210,6 +269,42 @@ class AlphaBetaSearch:
         self.table.put(key, depth, best, flag, index)
         return best
 
+    def quiesce(self, game: Game, alpha: float, beta: float, ply: int, left: int) -> float:
+        """The value of a leaf for its player to move: the evaluation (stand pat), or better
+        through a forcing move (``forcing_moves``), at most ``left`` of them in a row."""
+        self._tick()
+        self._cut = True
+        p = game.current_player()
+        stand = self.h.values(game)[p]
+        if left <= 0 or stand >= beta:
+            return stand
+        forcing = self.h.forcing_moves(game)  # type: ignore[misc]
+        if not forcing:
+            return stand
+        best = stand
+        if stand > alpha:
+            alpha = stand
+        copy_make = self.h.copy_make
+        for move in forcing:
+            child = game.clone() if copy_make else game
+            child.apply_unchecked(move)
+            q = child.current_player()
+            if q == TERMINAL:
+                v = terminal_value(child, p, ply + 1)
+            elif q == p:
+                v = self.quiesce(child, alpha, beta, ply + 1, left - 1)
+            else:
+                v = -self.quiesce(child, -beta, -alpha, ply + 1, left - 1)
+            if not copy_make:
+                game.undo()
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
     def _note_cutoff(self, move: Any, ply: int, depth: int) -> None:
         while len(self.killers) <= ply:
             self.killers.append([])
@@ -220,15 +315,52 @@ class AlphaBetaSearch:
         self.history[move] = self.history.get(move, 0) + depth * depth
 
     # --- the root ---------------------------------------------------------------------------
+    def hands_win(self, game: Game, move: Any) -> bool:
+        """Whether ``move`` leaves the other player to move with a win in one (the game's
+        ``winning_moves``, else every reply is tried). ``game`` is left as it was."""
+        p = game.current_player()
+        game.apply_unchecked(move)
+        try:
+            q = game.current_player()
+            if q in (TERMINAL, p):
+                return False
+            if self.h.winning_moves is not None:
+                return bool(self.h.winning_moves(game))
+            for reply in game.legal_moves():
+                game.apply_unchecked(reply)
+                won = game.current_player() == TERMINAL and game.returns()[q] > 0
+                game.undo()
+                if won:
+                    return True
+            return False
+        finally:
+            game.undo()
+
+    def safe_moves(self, game: Game, moves: list[Any]) -> list[Any]:
+        """``moves`` without those that hand the opponent a win in one, unless all do (then
+        all of them); the moves left out are kept in :attr:`filtered`."""
+        safe = [m for m in moves if not self.hands_win(game, m)]
+        if not safe:
+            return list(moves)
+        self.filtered = [m for m in moves if m not in safe]
+        return safe
+
     def search(self, game: Game, root_moves: list[Any]) -> SearchResult:
         """Deepen until the budget runs out (or the tree is searched to the end)."""
         game = game.clone()
         p = game.current_player()
         order = list(root_moves)
+        self.filtered = []
+        if self.root_filter and len(order) > 1:
+            order = self.safe_moves(game, order)
         scores: dict[Any, float] = {}
         best_move, best_value, done_depth, exact = order[0], -INF, 0, False
         if self.h.order_key is not None:
             order.sort(key=lambda m: self.h.order_key(game, m), reverse=True)  # type: ignore[misc]
+        if self.h.forcing_moves is not None:
+            urgent = self.h.forcing_moves(game)
+            order.sort(key=lambda m: m in urgent, reverse=True)
+        free = self.free_plies
         for depth in range(1, self.max_depth + 1):
             self._cut = False
             alpha, it_best, it_move = -INF, -INF, None
@@ -239,9 +371,12 @@ class AlphaBetaSearch:
                     if q == TERMINAL:
                         v = terminal_value(game, p, 1)
                     elif q == p:
-                        v = self.negamax(game, depth - 1, alpha, INF, 1)
+                        if free > 0:
+                            v = self.negamax(game, depth, alpha, INF, 1, free - 1)
+                        else:
+                            v = self.negamax(game, depth - 1, alpha, INF, 1, 0)
                     else:
-                        v = -self.negamax(game, depth - 1, -INF, -alpha, 1)
+                        v = -self.negamax(game, depth - 1, -INF, -alpha, 1, free)
                     game.undo()
                     scores[move] = v
                     if v > it_best:
@@ -274,6 +409,13 @@ class AlphaBetaAgent:
         self.game_id = game_id
         self.settings = settings
         self.h = heuristic(game_id)
+        name = (settings.extra or {}).get("eval")
+        if name is not None:
+            values = self.h.evaluations.get(name.strip().lower())
+            if values is None:
+                known = ", ".join(self.h.evaluations) or "none"
+                raise OptionError(f"bad agent setting eval={name[:30]!r} ({game_id}: {known})")
+            self.h = replace(self.h, values=values)
         self.max_depth = int(extra_number(settings, "depth", max_depth, 1, 64, integer=True))
         self.table = TranspositionTable()
         self.last: SearchResult | None = None
@@ -297,9 +439,10 @@ def _make(game_id: str, settings: Settings) -> AlphaBetaAgent:
 register_agent(
     AgentEntry(
         "alphabeta",
-        "negamax alpha-beta, iterative deepening, transposition table (depth= caps it)",
+        "negamax alpha-beta, iterative deepening, transposition table, quiescence on forcing "
+        "moves (depth= caps it, eval= another evaluation)",
         _make,
         games=ALPHABETA_GAMES,
-        extra_settings=("depth",),
+        extra_settings=("depth", "eval"),
     )
 )

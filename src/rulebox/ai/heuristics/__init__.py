@@ -11,7 +11,21 @@ A heuristic module ``rulebox.ai.heuristics.<module>`` defines
   for the mover whatever follows (a proof from public information, never a guess); MCTS does
   not choose such a move while another is left;
 - optionally ``COPY_MAKE = True`` when ``clone`` + ``apply_unchecked`` is cheaper than
-  ``apply_unchecked`` + ``undo`` for that game (search then copies instead of undoing).
+  ``apply_unchecked`` + ``undo`` for that game (search then copies instead of undoing);
+- optionally ``winning_moves(game) -> list``: exactly the legal moves that win the game at once
+  for the player to move (alpha-beta's root filter uses it to see whether a move hands the
+  opponent a win in one; without it the filter tries every reply);
+- optionally ``forcing_moves(game) -> list``: legal moves of the player to move that win at
+  once or give him another move (a bonus move), wins first; alpha-beta orders them first and
+  searches them past its depth at the leaves (quiescence, with the evaluation as stand-pat);
+- optionally ``in_danger(game) -> bool``: whether the player not to move could win at once if
+  it were his turn (a threat the player to move must answer); alpha-beta then searches a leaf
+  one more ply (a bounded number of times per line);
+- optionally ``FREE_PLIES = n``: how many plies of one line may be a player moving again (a
+  bonus move, an action of a multi-action turn) without costing alpha-beta depth (default
+  :data:`FREE_PLIES`);
+- optionally ``EVALUATIONS = {name: values}``: other evaluations by name, chosen with
+  ``alphabeta:eval=name`` (for comparisons with an older evaluation).
 
 Games whose id is not a Python name use the module named in :data:`MODULES`. A game without a
 module gets :class:`Neutral` (0 for every player until the game is over).
@@ -21,11 +35,16 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulebox.core.game import Game
+
+FREE_PLIES = 0
+"""Default of ``FREE_PLIES``: same-player plies of one line that alpha-beta does not count. Off
+unless a game asks for it: in a game of multi-action turns (Discs) it changes what a depth means
+for every search that shares the table and the node budget (the hybrid's proofs)."""
 
 MODULES = {"36to1": "solitaire36"}
 """Game id -> heuristic module name, where the id is not a Python identifier."""
@@ -46,6 +65,11 @@ class Heuristic:
     playout_move: Callable[[Game, Sequence[Any], random.Random], Any] | None = None
     copy_make: bool = False
     doomed: Callable[[Game, Any], bool] | None = None
+    winning_moves: Callable[[Game], list[Any]] | None = None
+    forcing_moves: Callable[[Game], list[Any]] | None = None
+    in_danger: Callable[[Game], bool] | None = None
+    free_plies: int = FREE_PLIES
+    evaluations: Mapping[str, Callable[[Game], list[float]]] = field(default_factory=dict)
 
     def value(self, game: Game, player: int) -> float:
         """The value of ``game`` for ``player`` (the true returns once the game is over)."""
@@ -89,6 +113,11 @@ def heuristic(game_id: str) -> Heuristic:
             getattr(module, "playout_move", None),
             bool(getattr(module, "COPY_MAKE", False)),
             getattr(module, "doomed", None),
+            getattr(module, "winning_moves", None),
+            getattr(module, "forcing_moves", None),
+            getattr(module, "in_danger", None),
+            int(getattr(module, "FREE_PLIES", FREE_PLIES)),
+            dict(getattr(module, "EVALUATIONS", {})),
         )
     _CACHE[game_id] = found
     return found

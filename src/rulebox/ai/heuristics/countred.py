@@ -45,6 +45,9 @@ from rulebox.ai.learned import load_weights, sigmoid
 from rulebox.core.game import Game
 from rulebox.games.countred.moves import MOVES, NEIGHBOURS, RED, VALUE
 
+FREE_PLIES = 4
+"""A bonus move (CR-10) costs alpha-beta no depth, up to 4 on a line (at most 4 threes a game)."""
+
 COLUMNS = 4
 ROWS = 4
 _N = 16
@@ -168,58 +171,53 @@ def _analyse(g: Any, key: Any) -> Analysis:
     par0 = g.parity(0)
     owner = (0, 1) if par0 == 0 else (1, 0)  # owner[parity] = the player of that parity
     strict = g.opts.get("stack_lift", "seed") == "seed"
-    # pass 1: the fields (bit masks of the bases by colour, the red-around parity, the stacks)
-    bot = [0] * _N
-    top = [0] * _N
-    stacks: list[int] = []
-    base = [0, 0]  # bit masks of the fields whose base is black / red
+    # the fields as bit masks: bases by colour, singles, locks, the red-around parity, and
+    # where each piece is on top (pm[piece])
+    base = [0, 0]
+    pm = [0] * 9
+    single = 0
     locks = 0
     odd = 0  # bit f: an odd number of red pieces around f
+    stacks: list[tuple[int, int, int]] = []
     f = 0
     while k:
         bits = k & 511
         if bits:
+            bit = 1 << f
             b = bits & 15
             t = bits >> 4 & 15
-            bot[f] = b
             red = RED[b]
-            base[red] |= 1 << f
+            base[red] |= bit
             if t:
-                top[f] = t
-                stacks.append(f)
+                stacks.append((f, b, t))
+                pm[t] |= bit
                 red += RED[t]
+            else:
+                single |= bit
+                pm[b] |= bit
             if red & 1:
                 odd ^= _NMASK[f]
             if bits & 256:
-                locks |= 1 << f
+                locks |= bit
         k >>= 9
         f += 1
-    # pass 2: who may lift the top piece of each field (-1: nobody), and where each piece is
-    former = [-1] * _N
-    for i, s in enumerate(stacks):
-        former[s] = formers[i]
+    # who may lift what (CR-4, CR-5): singles by parity, stack tops by their formers
+    loose = single & ~locks
+    lift1 = (odd ^ base[1]) & loose  # singles lifted on odd counts
     free = [0, 0]
+    free[owner[1]] = lift1.bit_count()
+    free[owner[0]] = (loose & ~lift1).bit_count()
     tops = [0, 0]
     lifter = [-1] * _N
-    where: list[list[tuple[int, int]]] = [[] for _ in range(9)]
-    for s in range(_N):
-        b = bot[s]
-        if not b:
+    former = [-1] * _N
+    for i, (f, b, t) in enumerate(stacks):
+        who = formers[i]
+        former[f] = who
+        if strict and (RED[b] + RED[t]) & 1 != par0 ^ who:
+            pm[t] &= ~(1 << f)
             continue
-        t = top[s]
-        if t:
-            who = former[s]
-            if strict and (RED[b] + RED[t]) & 1 != par0 ^ who:
-                continue
-            tops[who] += 1
-            where[t].append((s, who))
-        else:
-            if locks >> s & 1:
-                continue
-            who = owner[((odd >> s) & 1) ^ RED[b]]
-            free[who] += 1
-            where[b].append((s, who))
-        lifter[s] = who
+        tops[who] += 1
+        lifter[f] = who
     empty = _ALL & ~(base[0] | base[1])
     four_fields: tuple[set[int], set[int]] = (set(), set())
     wins: list[Any] = []
@@ -240,14 +238,14 @@ def _analyse(g: Any, key: Any) -> Analysis:
                 tbit = cmask & ~mine
                 t = tbit.bit_length() - 1
                 if not empty & tbit:
-                    if top[t]:
+                    if former[t] >= 0:
                         sealed[former[t]] += 1
-                    elif lifter[t] >= 0:
-                        openers[lifter[t]] += 1
+                    elif loose & tbit:
+                        openers[owner[(lift1 >> t) & 1]] += 1
                     continue
                 odd_t = (odd >> t) & 1
                 open_fours[owner[odd_t ^ x]] += 1
-                for s, who in where[_CODE[x][VALUE[t]]]:
+                for s, who in _candidates(pm[_CODE[x][VALUE[t]]], lifter, loose, lift1, owner):
                     if owner[odd_t ^ (0 if _ADJ[s][t] else x)] == who:
                         four_fields[who].add(t)
                         if who == mover:
@@ -260,7 +258,7 @@ def _analyse(g: Any, key: Any) -> Analysis:
                     t = tbit.bit_length() - 1
                     odd_t = (odd >> t) & 1
                     twos[owner[odd_t ^ x]] += 1
-                    cands = where[_CODE[x][VALUE[t]]]
+                    cands = _candidates(pm[_CODE[x][VALUE[t]]], lifter, loose, lift1, owner)
                     if not cands:
                         continue
                     t2 = rest if empty >> rest & 1 else -1
@@ -272,7 +270,10 @@ def _analyse(g: Any, key: Any) -> Analysis:
                             threes.append(MOVES[s][t])
                         # three, bonus move, four: the last field empty, its piece free to him
                         if t2 >= 0 and owner[((odd >> t2) & 1) ^ x] == who and any(
-                            w == who and s2 != s for s2, w in where[_CODE[x][VALUE[t2]]]
+                            w == who and s2 != s
+                            for s2, w in _candidates(
+                                pm[_CODE[x][VALUE[t2]]], lifter, loose, lift1, owner
+                            )
                         ):
                             combo[who] += 1
     other = mover ^ 1
@@ -296,6 +297,22 @@ def _analyse(g: Any, key: Any) -> Analysis:
     )
     forcing = tuple(wins) + tuple(threes)
     return Analysis(mover, feats0, tuple(wins), forcing, bool(four_fields[other]))
+
+
+def _candidates(
+    mask: int, lifter: list[int], loose: int, lift1: int, owner: tuple[int, int]
+) -> list[tuple[int, int]]:
+    """(field, who may lift it) for the fields of ``mask`` whose top piece can be lifted."""
+    out = []
+    while mask:
+        low = mask & -mask
+        s = low.bit_length() - 1
+        mask ^= low
+        if loose & low:
+            out.append((s, owner[(lift1 >> s) & 1]))
+        elif lifter[s] >= 0:
+            out.append((s, lifter[s]))
+    return out
 
 
 def features(game: Game, player: int) -> list[float]:
