@@ -155,3 +155,44 @@ def test_the_console_script_speaks_the_protocol() -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout.decode() .startswith("= columns first=0 seed=1\n\n= Ra1\n\n= 1\n\n? ")
+
+
+def test_gtp_discovery_commands() -> None:
+    r = session("list_commands", "known_command genmove", "known_command GENMOVE",
+                "known_command castle", "help", "known_command")
+    ok, names = r[0]
+    assert ok and names[0] == "games" and {"genmove", "list_commands", "known_command",
+                                           "help", "quit"} <= set(names)
+    assert r[1] == (True, ["true"]) and r[2] == (True, ["true"])
+    assert r[3] == (True, ["false"])
+    assert r[4][0] and any(line.startswith("genmove [agent") for line in r[4][1])
+    assert not r[5][0]
+    for name in names:  # every listed command is known and dispatches
+        assert session(f"known_command {name}")[0] == (True, ["true"])
+
+
+def test_genmove_takes_an_agent_spec_in_either_form() -> None:
+    a = session("new columns seed=1", "genmove random:seed=5", "history")
+    b = session("new columns seed=1", "genmove random seed=5", "history")
+    assert a[1][0] and a[1] == b[1] and a[2] == b[2]
+    (_, bad), = session("new columns seed=1", "genmove mcts:warp=9")[1:]
+    assert "warp" in bad[0]
+
+
+def test_genmove_thinks_per_turn_in_a_multi_action_game() -> None:
+    """Discs: the actions of one turn share time=1 (about 1 s for the whole turn)."""
+    import time as _time
+
+    from rulebox.engine import Engine
+
+    lines = ["new discs seed=4", "genmove random seed=1", "genmove random seed=2"]
+    engine = Engine()
+    for line in lines:
+        engine.handle(line)
+    start = _time.perf_counter()
+    actions = 0
+    while engine.handle("turn") == "= 0\n\n" and actions < 8:
+        answer = engine.handle("genmove mcts time=1 seed=3")
+        assert answer is not None and answer.startswith("= ")
+        actions += 1
+    assert actions >= 2 and _time.perf_counter() - start < 1.6
