@@ -1,0 +1,123 @@
+"""Integer actions: the bijection with the notation, legal-action masks, Columba's window."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulebox.core import new_game
+from rulebox.env.actions import (
+    COLUMBA_WINDOW,
+    UnsupportedOptionsError,
+    Window,
+    action_space,
+    check_options,
+    supported_games,
+)
+
+np = pytest.importorskip("numpy", reason="rulebox.env needs numpy (the rl extra)")
+
+GAMES = ("columns", "36to1", "countred", "discs", "columba")
+
+SIZES = {"columns": 109, "36to1": 54 * 37, "countred": 16 * 15 + 1,
+         "discs": 1680 + 4 + 208 + 18 + 1 + 36 + 1 + 32 + 1 + 1}
+"""The documented sizes (docs/RESEARCH.md); Columba's depends on the window and the notation."""
+
+
+def test_every_registered_game_has_an_action_space() -> None:
+    assert sorted(supported_games()) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_ids_and_texts_are_a_bijection(game_id: str) -> None:
+    space = action_space(game_id)
+    assert len(set(space.texts)) == space.n
+    for a in range(space.n):
+        assert space.action(space.text(a)) == a
+    with pytest.raises(ValueError):
+        space.text(space.n)
+    with pytest.raises(ValueError):
+        space.action("no such move")
+
+
+@pytest.mark.parametrize("game_id", sorted(SIZES))
+def test_sizes_are_the_documented_ones(game_id: str) -> None:
+    assert action_space(game_id).n == SIZES[game_id]
+
+
+def test_discs_steps_are_every_step_between_neighbouring_holes() -> None:
+    from rulebox.games.discs.moves import STEP_MOVES
+
+    space = action_space("discs")
+    steps = [t for t in space.texts if "." in t and "-" in t and " " not in t]
+    assert len(steps) == len(STEP_MOVES) == 208
+    assert "a1.c-a1.ne" in steps and "a1.ne-a1.c" in steps
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_legal_moves_and_masks_agree_in_random_games(game_id: str) -> None:
+    """Every legal move has an id whose text is its notation; the mask marks exactly them."""
+    space = action_space(game_id)
+    for seed in range(3):
+        game = new_game(game_id, {"seed": str(seed)})
+        chooser = random.Random(seed)
+        plies = 0
+        while not game.is_terminal() and plies < 400:
+            moves = game.legal_moves()
+            legal = space.legal(game)
+            assert legal.outside == 0
+            assert sorted(str(m) for m in moves) == sorted(space.text(a) for a in legal.ids)
+            assert all(str(legal.moves[a]) == space.text(a) for a in legal.ids)
+            mask = space.mask(legal)
+            assert mask.dtype == np.int8 and int(mask.sum()) == len(moves)
+            assert set(np.flatnonzero(mask)) == set(legal.ids)
+            game.apply_unchecked(legal.moves[chooser.choice(legal.ids)])
+            plies += 1
+
+
+def test_columba_texts_are_what_the_notation_reads_back() -> None:
+    """The space is derived from the notation: every text parses to a move printing as it."""
+    from rulebox.games.columba.moves import parse_columba_move
+
+    space = action_space("columba")
+    for text in space.texts:
+        assert str(parse_columba_move(text)) == text
+    assert "end" in space.texts and "goal" in space.texts
+    assert "place -24,-24 r0" in space.texts and "place 22,22 r270" in space.texts
+    assert "place 23,0 r0" not in space.texts  # its right half would leave the window
+    assert "falcon 23,23" in space.texts and "falcon 24,0" not in space.texts
+
+
+def test_columba_officia_is_refused_with_a_reason() -> None:
+    game = new_game("columba", {"seed": "1", "officia": "1"})
+    with pytest.raises(UnsupportedOptionsError, match="architect"):
+        check_options(game)
+
+
+def test_window_holds() -> None:
+    w = Window(-2, -3, 5)
+    assert w.holds(-2, -3) and w.holds(2, 1) and not w.holds(3, 0) and not w.holds(0, 2)
+    assert w.holds(1, 0, 2, 1) and not w.holds(2, 0, 3, 1)
+    assert len(list(w.squares())) == 25
+
+
+LONGEST_RANDOM_GAMES = (0, 1, 2)
+"""Seeds of random Columba games checked against the window in the test (``bench/bench_env.py
+window`` played 10,000; docs/RESEARCH.md has its figures and longest games)."""
+
+
+@pytest.mark.parametrize("seed", LONGEST_RANDOM_GAMES)
+def test_columba_window_holds_every_legal_move_of_random_games(seed: int) -> None:
+    from rulebox.games.columba.cards import xy
+
+    game = new_game("columba", {"seed": str(seed)})
+    chooser = random.Random(seed)  # the same games as bench/bench_env.py window
+    while not game.is_terminal():
+        moves = game.legal_moves()
+        for m in moves:
+            if m.verb in ("place", "cote", "tile", "falcon"):
+                x, y = xy(m.sq)
+                far = (x + 1, y + 1) if m.verb == "place" else (x, y)
+                assert COLUMBA_WINDOW.holds(x, y, *far), str(m)
+        game.apply_unchecked(chooser.choice(moves))
