@@ -135,6 +135,8 @@ def test_countred_match_applies_the_rematch_rules_and_keeps_score() -> None:
     assert len(options) == 3
     evens = [next(o for o in opts if o.startswith("even=")) for opts in options]
     assert evens[0] != evens[1] and evens[1] != evens[2]  # parity swaps every game (CR-15)
+    seeds = [next(o for o in opts if o.startswith("seed=")) for opts in options]
+    assert seeds[0] == "seed=4" and len(set(seeds)) == 3  # a fresh seed each game
     assert out.count("match score:") == 3
     last = [line for line in out.splitlines() if line.startswith("match score:")][-1]
     scores = [float(part.rsplit(" ", 1)[1]) for part in last.split(": ", 1)[1].split(", ")]
@@ -166,3 +168,56 @@ def test_countred_terminal_announces_bonus_moves_and_skips() -> None:
     out = rulebox("play", "countred", "even=1", "first=1", "seed=1", "stack_lift=free", *common,
                   stdin="\n".join(CR_SKIP) + "\n").stdout.decode()
     assert "player 1 has no legal move and is skipped; player 0 moves again [CR-11]" in out
+
+
+def test_undo_at_the_terminal_never_shows_the_next_card(tmp_path: Path) -> None:
+    """36 to 1: play, undo, play the same move: the card turned up is a new draw each time
+    (the record marks the takebacks and replays to the same position)."""
+    save = tmp_path / "s.json"
+    script = "G1:a1\n" + "undo\nG1:a1\n" * 5 + f"save {save}\nquit\n"
+    proc = rulebox("play", "36to1", "--seed", "3", stdin=script)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.decode().count("took back G1:a1") == 5
+    record = load_record(save)
+    assert record.takebacks == 5 and record.log is not None
+    assert sum(step.startswith("!reshuffle") for step in record.log) == 5
+    from rulebox.match.table import replay_log
+
+    turned_up = set()
+    for k, step in enumerate(record.log):
+        if step == "G1:a1":
+            turned_up.add(tuple(replay_log("36to1", record.options,
+                                           record.log[: k + 1]).view(0)["faceup"]))
+    assert len(turned_up) > 1
+    assert record.replay().position_json() == replay_log(
+        "36to1", record.options, record.log).position_json()
+
+
+def test_a_failing_computer_is_reported_at_the_terminal_and_forfeits() -> None:
+    """The table's failure policy through the terminal: no random move in its place."""
+    import io
+
+    from rich.console import Console
+
+    from rulebox.ai.base import _AGENTS, AgentEntry, register_agent
+    from rulebox.cli.play import play_match
+    from rulebox.match.table import Seat, Table
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, game: object) -> object:
+            raise RuntimeError("no legal thought")
+
+    register_agent(AgentEntry("broken", "raises", lambda g, s: Broken()))
+    try:
+        out = io.StringIO()
+        table = Table.new("columns", {"seed": "1"}, [Seat.person(), Seat.computer("broken")])
+        lines = iter(["Ra1"])
+        play_match(table, 1, Console(file=out, width=100), read=lambda _p: next(lines, None))
+    finally:
+        _AGENTS.pop("broken", None)
+    text = out.getvalue()
+    assert "failed: RuntimeError: no legal thought" in text
+    assert len(table.game.history) == 1 and table.ending is not None
+    assert table.ending.how == "forfeit" and table.ending.winners == (0,)
