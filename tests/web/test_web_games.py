@@ -266,3 +266,26 @@ def test_every_game_starts_from_the_lobby(page: Any, server: ServerProcess, game
     page.wait_for_selector("#rules-dialog[open]")
     page.wait_for_function("document.querySelector('#rules-body h2, #rules-body h3, "
                            "#rules-body p') !== null")
+
+
+CR_BONUS = (
+    "C3-B4 D2-B1 D4-B2 C1-D1 A1-A3 B1-C4 B4-C3 D1-B1 B2-C3 B4-D1 A4-D3 D1-A2 C2-D1 A2-D4 "
+    "C3-B4 A2-D2 "
+).split()
+
+
+@pytest.mark.skipif("countred" not in game_ids(), reason="Count Red is not registered")
+def test_countred_bonus_move_is_announced_in_the_browser(
+    page: Any, server: ServerProcess, api: Api
+) -> None:
+    """CR-10: the table's announcement (the terminal prints it) shows above the board."""
+    open_hotseat(page, server, api, "countred", 2, seed="1", even="0", first="0",
+                 stack_lift="free")
+    assert page.locator("#announcements li").count() == 0
+    for ply, move in enumerate(CR_BONUS):
+        countred_click(page, move)
+        page.wait_for_function(f"window.rulebox.state.ply > {ply}")
+    page.wait_for_selector('#announcements li[data-kind="bonus_move"]')
+    text = page.inner_text("#announcements")
+    assert "D1, D2, D3 are locked; player 1 earns a bonus move [CR-10]" in text
+    screenshot(page, "countred-announcement")
