@@ -19,7 +19,7 @@ and why, and so doubles as an independent check of the fast generator (see the t
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
@@ -75,6 +75,41 @@ _LOCK_BIT = 1 << 8
 _WINDOWS = ((0, 1, 2), (1, 2, 3))  # rows of a column that make a three (CR-10)
 _WINDOWS_THROUGH = tuple(tuple(w for w in _WINDOWS if row in w) for row in range(4))
 _FIELDS = tuple(range(NUM_FIELDS))
+
+
+class _ThreeUndo(NamedTuple):
+    """What a new three (CR-10) changed beyond the move: the locks and the repetition table
+    before it (the table starts afresh after a three)."""
+
+    locks: int
+    seen: dict[int, int]
+
+
+class _MoveUndo(NamedTuple):
+    """The undo record of a move (make/unmake): both fields as they were, who moved, the
+    legal moves and the fifty-move count before, and what the move changed in the repetition
+    table (CR-12): the key it counted (-1: none, the game ended) or, after a new three, the
+    table it replaced."""
+
+    legal: list[CountRedMove]
+    src: int
+    src_bottom: int
+    src_top: int
+    src_former: int
+    dst: int
+    dst_bottom: int
+    dst_top: int
+    dst_former: int
+    player: int
+    fifty: int
+    counted: int
+    three: _ThreeUndo | None
+
+
+class _ClaimUndo(NamedTuple):
+    """The undo record of a draw claim (CR-12): only the legal moves before it."""
+
+    legal: list[CountRedMove]
 
 
 class CountRed(Game):
@@ -134,7 +169,7 @@ class CountRed(Game):
         self._seen: dict[int, int] = {}
         self._legal: list[CountRedMove] = []
         self._over: Outcome | None = None
-        self._undo_stack: list[tuple[Any, ...]] = []
+        self._undo_stack: list[_MoveUndo | _ClaimUndo] = []
 
     def _put(self, f: int, bottom: int, top: int) -> None:
         """Set the pieces of field ``f`` and keep the caches and the key up to date."""
@@ -280,7 +315,7 @@ class CountRed(Game):
         s, t = move.src, move.dst
         p = self._to_move
         if s < 0:  # claim (CR-12)
-            self._undo_stack.append((self._legal, None))
+            self._undo_stack.append(_ClaimUndo(self._legal))
             n = self._seen.get(self._full_key(), 0)
             self._over = Outcome(
                 (), None, f"player {p} claimed a draw: the position occurred {n} times [CR-12]"
@@ -290,8 +325,9 @@ class CountRed(Game):
             return
         bot, top, former = self._bot, self._top, self._former
         sb, st, sf, tb, tt, tf = bot[s], top[s], former[s], bot[t], top[t], former[t]
-        record: list[Any] = [self._legal, s, sb, st, sf, t, tb, tt, tf, p, self._fifty, -1, None,
-                             None]
+        legal, fifty = self._legal, self._fifty
+        counted = -1
+        three: _ThreeUndo | None = None
         if st:
             piece = st
             self._put(s, sb, 0)
@@ -316,15 +352,15 @@ class CountRed(Game):
                     f"{COLUMNS[t & 3]} [CR-9]",
                 )
                 self._legal = []
-                self._undo_stack.append(tuple(record))
+                self._undo_stack.append(
+                    _MoveUndo(legal, s, sb, st, sf, t, tb, tt, tf, p, fifty, counted, three))
                 return
             # Only a window through the new base can be a new three; its field was empty, so
             # it was not locked, and "not all three locked before" (CR-10) always holds.
             row = t >> 2
             for window in _WINDOWS_THROUGH[row]:
                 if colours[window[0]] == colours[window[1]] == colours[window[2]] == c:
-                    record[12] = self._locks
-                    record[13] = self._seen
+                    three = _ThreeUndo(self._locks, self._seen)
                     for i in window:
                         f = column[i]
                         if not self._locks >> f & 1:
@@ -332,8 +368,9 @@ class CountRed(Game):
                             self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
                     self._seen = {}
                     self._fifty = 0
-                    record[11] = self._resolve_turn(p)  # the bonus move (CR-10, CR-11)
-                    self._undo_stack.append(tuple(record))
+                    counted = self._resolve_turn(p)  # the bonus move (CR-10, CR-11)
+                    self._undo_stack.append(
+                        _MoveUndo(legal, s, sb, st, sf, t, tb, tt, tf, p, fifty, counted, three))
                     return
         self._fifty += 1
         if self._fifty >= FIFTY:
@@ -341,34 +378,39 @@ class CountRed(Game):
             self._legal = []
             self._to_move = p ^ 1
         else:
-            record[11] = self._resolve_turn(p ^ 1)
-        self._undo_stack.append(tuple(record))
+            counted = self._resolve_turn(p ^ 1)
+        self._undo_stack.append(
+            _MoveUndo(legal, s, sb, st, sf, t, tb, tt, tf, p, fifty, counted, three))
 
     def _undo_last(self) -> None:
         record = self._undo_stack.pop()
         self._over = None
-        self._legal = record[0]
-        if record[1] is None:  # claim
+        self._legal = record.legal
+        if isinstance(record, _ClaimUndo):
             return
-        _, s, sb, st, sf, t, tb, tt, tf, p, fifty, key, locked, seen = record
-        if seen is not None:  # a three: the locks and the repetition table come back
+        three = record.three
+        if three is not None:  # a three: the locks and the repetition table come back
+            locks = three.locks
             for f in _FIELDS:
-                if (self._locks ^ locked) >> f & 1:
+                if (self._locks ^ locks) >> f & 1:
                     self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
-            self._locks = locked
-            self._seen = dict(seen)
-        elif key >= 0:
-            n = self._seen[key] - 1
-            if n:
-                self._seen[key] = n
-            else:
-                del self._seen[key]
-        self._put(t, tb, tt)
-        self._former[t] = tf
-        self._put(s, sb, st)
-        self._former[s] = sf
-        self._to_move = p
-        self._fifty = fifty
+            self._locks = locks
+            self._seen = dict(three.seen)
+        else:
+            key = record.counted
+            if key >= 0:
+                n = self._seen[key] - 1
+                if n:
+                    self._seen[key] = n
+                else:
+                    del self._seen[key]
+        t, s = record.dst, record.src
+        self._put(t, record.dst_bottom, record.dst_top)
+        self._former[t] = record.dst_former
+        self._put(s, record.src_bottom, record.src_top)
+        self._former[s] = record.src_former
+        self._to_move = record.player
+        self._fifty = record.fifty
 
     # --- checking a move, with reasons (independent of the caches) ------------------------------
     def illegal_reason(self, move: Any) -> Illegal | None:
@@ -509,7 +551,7 @@ class CountRed(Game):
         g._seen = dict(self._seen)
         g._legal = self._legal  # never changed in place
         g._over = self._over
-        g._undo_stack = list(self._undo_stack)  # records are tuples; undo copies what it restores
+        g._undo_stack = list(self._undo_stack)  # records are never changed; undo copies `seen`
         return g
 
     def position_json(self) -> dict[str, Any]:

@@ -26,7 +26,7 @@ before it; the board changes are reversed from the move itself.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
@@ -105,6 +105,37 @@ def _token_text(mask: int) -> str:
     return "".join(COLOURS[c] for c in _bits(mask))
 
 
+class _Result(NamedTuple):
+    """How the game ended: the winners (none for a draw) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+
+class _Scalars(NamedTuple):
+    """The undo record of a main, set-up or ``end`` action (make/unmake, as in Stockfish): the
+    whole scalar state before it; the board changes are reversed from the move itself.
+    ``counted`` is the start-of-turn key that an ``end`` counted (DSC-7), else ``None``."""
+
+    phase: int
+    to_move: int
+    lock0: int
+    lock1: int
+    bar0: int
+    bar1: int
+    tokens0: int
+    tokens1: int
+    home0: int
+    home1: int
+    lock_done: bool
+    bar_done: bool
+    earned: bool
+    passes: int
+    quiet: int
+    result: _Result | None
+    counted: str | None
+
+
 class Discs(Game):
     """A game of Discs. Player 0 arranges the discs and moves first; player 1 chooses pins."""
 
@@ -138,8 +169,8 @@ class Discs(Game):
         self._passes = 0  # the previous turn was a pass
         self._quiet = 0  # finished turns in a row without a new token
         self._reps: dict[str, int] = {}
-        self._result: tuple[tuple[int, ...], str] | None = None
-        self._undo: list[Any] = []  # one record per move, see apply_unchecked
+        self._result: _Result | None = None
+        self._undo: list[int | _Scalars] = []  # one record per move, see apply_unchecked
 
     # --- state --------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -332,24 +363,31 @@ class Discs(Game):
             f"outer hole of {name}", "DSC-2")
 
     # --- playing ------------------------------------------------------------------------------
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (self._phase, self._to_move, self._lock[0], self._lock[1], self._bar[0],
-                self._bar[1], self._tokens[0], self._tokens[1], self._home[0], self._home[1],
-                self._lock_done, self._bar_done, self._earned, self._passes, self._quiet,
-                self._result)
+    def _snapshot(self, key: str | None = None) -> _Scalars:
+        return _Scalars(self._phase, self._to_move, self._lock[0], self._lock[1], self._bar[0],
+                        self._bar[1], self._tokens[0], self._tokens[1], self._home[0],
+                        self._home[1], self._lock_done, self._bar_done, self._earned,
+                        self._passes, self._quiet, self._result, key)
 
-    def _restore(self, s: tuple[Any, ...]) -> None:
-        (self._phase, self._to_move, l0, l1, b0, b1, t0, t1, h0, h1, self._lock_done,
-         self._bar_done, self._earned, self._passes, self._quiet, self._result) = s[:16]
-        self._lock = [l0, l1]
-        self._bar = [b0, b1]
-        self._tokens = [t0, t1]
-        self._home = [h0, h1]
+    def _restore(self, s: _Scalars) -> None:
+        self._phase = s.phase
+        self._to_move = s.to_move
+        self._lock = [s.lock0, s.lock1]
+        self._bar = [s.bar0, s.bar1]
+        self._tokens = [s.tokens0, s.tokens1]
+        self._home = [s.home0, s.home1]
+        self._lock_done = s.lock_done
+        self._bar_done = s.bar_done
+        self._earned = s.earned
+        self._passes = s.passes
+        self._quiet = s.quiet
+        self._result = s.result
 
     def apply_unchecked(self, move: DiscsMove) -> None:
         """Play a legal action. The undo record of a lock or barrier action is the value it
-        replaced (such an action is only legal while its flag for the turn is unset); every
-        other action records the whole scalar state (and ``end`` the key it counted)."""
+        replaced, an ``int`` (such an action is only legal while its flag for the turn is
+        unset); every other action records the whole scalar state, :class:`_Scalars` (and
+        ``end`` the key it counted)."""
         k = move.kind
         p = self._to_move
         if k in (_BAR, _UNBAR):
@@ -367,7 +405,7 @@ class Discs(Game):
             self._phase = _BLOCK
         elif k == _END:
             snap = self._snapshot()
-            self._undo.append((*snap, self._end_turn()))
+            self._undo.append(snap._replace(counted=self._end_turn()))
         elif k == _TURN:
             self._undo.append(self._snapshot())
             self._turn_disc(move.a, move.b)
@@ -376,7 +414,7 @@ class Discs(Game):
         elif k == _PASS:
             self._undo.append(self._snapshot())
             if self._passes:
-                self._result = ((), "both players passed in a row")
+                self._result = _Result((), "both players passed in a row")
             self._passes = 1
             self._phase = _BLOCK
         elif k == _ARRANGE:
@@ -417,7 +455,7 @@ class Discs(Game):
                 self._tokens[p] = tokens
                 self._earned = True
                 if tokens == ALL_TOKENS:  # DSC-6: wins at once
-                    self._result = ((p,), f"player {p} holds a token of each colour")
+                    self._result = _Result((p,), f"player {p} holds a token of each colour")
 
     def _turn_disc(self, disc: int, direction: int) -> None:
         where = TURN_MAPS[direction][disc]
@@ -444,9 +482,10 @@ class Discs(Game):
         self._reps[key] = seen
         limit = self.opts["quiet_limit"]
         if limit and self._quiet >= limit:
-            self._result = ((), f"{limit} turns in a row without a new token")
+            self._result = _Result((), f"{limit} turns in a row without a new token")
         elif seen >= REPETITION_LIMIT:
-            self._result = ((), "the same position at the start of a turn for the third time")
+            self._result = _Result(
+                (), "the same position at the start of a turn for the third time")
         return key
 
     def _choose(self, colour: int, pair: int) -> None:
@@ -484,16 +523,16 @@ class Discs(Game):
         move: DiscsMove = self._history[-1]
         record = self._undo.pop()
         k = move.kind
-        if k in (_BAR, _UNBAR):
-            self._bar[self._to_move] = record
-            self._bar_done = False
-            return
-        if k in (_LOCK, _UNLOCK):
-            self._lock[self._to_move] = record
-            self._lock_done = False
+        if isinstance(record, int):  # a lock or barrier action: the value it replaced
+            if k in (_BAR, _UNBAR):
+                self._bar[self._to_move] = record
+                self._bar_done = False
+            else:
+                self._lock[self._to_move] = record
+                self._lock_done = False
             return
         if k == _STEP:
-            p = record[1]
+            p = record.to_move
             board = self._board
             board[move.b] = 0
             board[move.a] = p + 1
@@ -505,7 +544,7 @@ class Discs(Game):
         elif k == _TURN:
             self._turn_disc(move.a, -move.b)
         elif k == _END:
-            key = record[16]
+            key = record.counted
             seen = self._reps[key] - 1
             if seen:
                 self._reps[key] = seen
@@ -526,14 +565,14 @@ class Discs(Game):
     def outcome(self) -> Outcome | None:
         if self._result is None:
             return None
-        winners, reason = self._result
+        winners, reason = self._result.winners, self._result.reason
         scores = (self._tokens[0].bit_count(), self._tokens[1].bit_count())
         return Outcome(winners, scores, reason)
 
     def returns(self) -> list[float]:
-        if self._result is None or not self._result[0]:
+        if self._result is None or not self._result.winners:
             return [0.0, 0.0]
-        w = self._result[0][0]
+        w = self._result.winners[0]
         return [1.0 if i == w else -1.0 for i in range(2)]
 
     # --- copies and serialisation -------------------------------------------------------------
@@ -570,7 +609,7 @@ class Discs(Game):
         often each start-of-turn position has occurred (DSC-7)."""
         result = None
         if self._result is not None:
-            result = {"winners": list(self._result[0]), "reason": self._result[1]}
+            result = {"winners": list(self._result.winners), "reason": self._result.reason}
         return {
             "phase": _PHASE_NAMES[self._phase],
             "to_move": self._to_move,
@@ -719,7 +758,7 @@ class Discs(Game):
             raise StateError("a winner holds a token of each colour [DSC-6]")
         if not winners and ALL_TOKENS in self._tokens:
             raise StateError("a player holding every colour has won, it is no draw [DSC-6]")
-        self._result = (tuple(winners), result["reason"][:200])
+        self._result = _Result(tuple(winners), result["reason"][:200])
 
     def _load_turn(self, data: dict[str, Any]) -> None:
         turn = data.get("turn")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, OptionError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
@@ -130,6 +130,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 
+class _Undo(NamedTuple):
+    """The undo record of a move: the face-up slot of the card used, the colour of the cube it
+    removed (``EMPTY`` for a discard), and whether a card was drawn into the slot."""
+
+    slot: int
+    colour: int
+    drew: bool
+
+
 class Solitaire36(Game):
     """A game of 36 to 1. The only player is player 0."""
 
@@ -164,7 +173,7 @@ class Solitaire36(Game):
         self._faceup: list[int] = order[:2]
         self._pile: list[int] = order[:1:-1]  # the next card to draw is the last
         self._discard: list[int] = []
-        self._undo: list[tuple[int, int, bool]] = []  # (face-up slot, cube colour, drew a card)
+        self._undo: list[_Undo] = []
         self._legal: list[S36Move] | None = None
 
     def _set_grid(self, colours: Sequence[int]) -> None:
@@ -333,18 +342,19 @@ class Solitaire36(Game):
         pile = self._pile
         if pile:
             faceup[slot] = pile.pop()
-            self._undo.append((slot, colour, True))
+            self._undo.append(_Undo(slot, colour, True))
         else:
             del faceup[slot]
-            self._undo.append((slot, colour, False))
+            self._undo.append(_Undo(slot, colour, False))
         self._history.append(move)
         self._legal = None
 
     def _undo_last(self) -> None:
         move: S36Move = self._history[-1]
-        slot, colour, drew = self._undo.pop()
+        record = self._undo.pop()
+        slot, colour = record.slot, record.colour
         card = self._discard.pop()
-        if drew:
+        if record.drew:
             self._pile.append(self._faceup[slot])
             self._faceup[slot] = card
         else:
