@@ -29,37 +29,47 @@ MIN_SHARE = 0.02
 """Seconds a decision gets at least, even when its turn's clock has run out."""
 
 
-def more_decisions_follow(game: Any, probe: int = 12) -> bool:
-    """Whether, after the move now chosen, the same player may have to choose again in this
-    turn (some legal move keeps the turn, and the position it leads to offers a choice).
-    Looks at most ``probe`` moves that keep the turn; uses only the game protocol."""
+def more_decisions_follow(game: Any, probe: int = 24) -> bool:
+    """Whether, after the move now chosen, the same player will have to choose again in this
+    turn: at least half of the legal moves keep the turn (Discs' and Columba's actions, which
+    end only with ``end``; not Count Red, where only a move that makes a three keeps it), and a
+    position they lead to offers a choice. Looks at most ``probe`` moves, evenly spread; uses
+    only the game protocol. In a solitaire every move is a turn of its own."""
+    if game.num_players == 1:
+        return False
     player = game.current_player()
+    moves = game.legal_moves()
+    if len(moves) <= 1:
+        return False
+    step = max(1, len(moves) // probe)
+    sample = moves[::step][:probe]
     work = game.clone()
-    seen = 0
-    for move in game.legal_moves():
+    keep = 0
+    choice = False
+    for move in sample:
         work.apply_unchecked(move)
         try:
             if work.current_player() == player:
-                seen += 1
-                if len(work.legal_moves()) > 1:
-                    return True
+                keep += 1
+                choice = choice or len(work.legal_moves()) > 1
         finally:
             work.undo()
-        if seen >= probe:
-            break
-    return False
+    return choice and 2 * keep >= len(sample)
 
 
 class TurnClock:
     """The clock of one turn of ``seconds``: :meth:`share` is the ``time=`` of the next
     decision (see the module text)."""
 
-    __slots__ = ("deadline", "seconds", "start")
+    __slots__ = ("deadline", "final", "seconds", "start")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.start = _time.perf_counter()
         self.deadline = self.start + seconds
+        self.final = False
+        """Set once a share was the last of the turn (all that was left): a further decision
+        of the same player (a bonus move, CR-10) starts a clock of its own."""
 
     def left(self) -> float:
         """Seconds left of the turn."""
@@ -71,6 +81,8 @@ class TurnClock:
         left = self.left()
         if more_decisions_follow(game):
             left /= 2
+        else:
+            self.final = True
         return max(MIN_SHARE, left)
 
 

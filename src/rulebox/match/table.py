@@ -49,7 +49,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from rulebox.ai.budget import DEFAULT_TIME, TurnClock
+from rulebox.ai.budget import DEFAULT_TIME, TurnClock, more_decisions_follow
 from rulebox.core.errors import RuleboxError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.registry import game_entry
@@ -359,11 +359,18 @@ class Table:
         seed = int(base) if base is not None and base.isdigit() else p
         extra["seed"] = str((seed * 1_000_003 + len(self.game.history) * 7919
                              + self.seed) % SEED_LIMIT)
-        if spec.get("iterations") is None or spec.get("time") is not None:
-            total = float(spec.get("time") or DEFAULT_TIME)
-            if self._clock is None or self._clock[:2] != (p, self._turn_start(p)):
-                self._clock = (p, self._turn_start(p), TurnClock(total))
-            extra["time"] = f"{self._clock[2].share(self.game):.3f}"
+        timed = spec.get("time") is not None
+        if spec.get("iterations") is None or timed:
+            start = self._turn_start(p)
+            fresh = (self._clock is None or self._clock[:2] != (p, start)
+                     or self._clock[2].final)
+            if fresh and not timed and not more_decisions_follow(self.game):
+                pass  # a turn of one decision and no clock given: the agent's own default
+            else:
+                if fresh:
+                    self._clock = (p, start, TurnClock(float(spec.get("time") or DEFAULT_TIME)))
+                assert self._clock is not None
+                extra["time"] = f"{self._clock[2].share(self.game):.3f}"
         return Decision(p, spec.with_settings(extra, override=True), self.version)
 
     def _turn_start(self, p: int) -> int:
