@@ -14,12 +14,15 @@ far. The games of all generations are pooled for the last fit.
 
 - **Who plays**: ``model`` (the default) is one ply of look-ahead on the current weights: the
   move after which the mover's modelled P(win) is highest (a move that wins at once first), a
-  random move with probability ``epsilon``. Any registered agent can play instead
-  (``alphabeta:iterations=2000``); it then evaluates with the current weights through
-  :func:`rulebox.ai.learned.use_weights`, and must be bounded by ``iterations=``, not by the
-  clock, so that training repeats. ``epsilon`` random moves are mixed into its play too.
-- **Which positions**: the first ``skip_opening`` moves of a game are skipped (few decisions
-  have been made, and every game shares them); a position already sampled (the same
+  random move with probability ``epsilon``; with ``moves`` it looks at that many legal moves
+  only, drawn at random (Columba: about 60 legal actions and slow features). Any registered
+  agent can play instead (``alphabeta:iterations=2000``); it then evaluates with the current
+  weights through :func:`rulebox.ai.learned.use_weights`, and must be bounded by
+  ``iterations=``, not by the clock, so that training repeats. ``epsilon`` random moves are
+  mixed into its play too.
+- **Which positions**: the first ``skip_opening`` moves of a game are played at random (so
+  that games start differently, as an opening book does for chess engines) and not sampled;
+  a position already sampled (the same
   ``position_key`` in any earlier game) is skipped, and so is one whose features for a player
   equal that player's last sampled features in the same game (a pass, a turn's ``end``);
   of what is left at most ``per_game`` positions a game are kept, chosen at random.
@@ -125,6 +128,8 @@ class TrainConfig:
     generations: int = 3
     agent: str = MODEL_AGENT
     epsilon: float = 0.1
+    moves: int = 0
+    """The ``model`` player looks at this many legal moves at most, drawn at random (0: all)."""
     skip_opening: int = 4
     per_game: int = 12
     holdout: float = 0.2
@@ -144,6 +149,8 @@ class TrainConfig:
             raise RuleboxError("--epsilon must be within 0..1")
         if not 0.0 < self.holdout < 1.0:
             raise RuleboxError("--holdout must be strictly between 0 and 1")
+        if self.moves < 0:
+            raise RuleboxError("--moves must be at least 0 (0: every legal move)")
         if self.per_game < 1 or self.skip_opening < 0:
             raise RuleboxError("--per-game must be at least 1 and --skip-opening at least 0")
         if self.l2 is not None and not 0.0 <= self.l2 <= 100.0:
@@ -165,6 +172,7 @@ class TrainConfig:
         parts = ["rulebox", "train", self.game_id, "--seed", str(self.seed),
                  "--games", str(self.games), "--generations", str(self.generations),
                  "--agent", self.agent, "--epsilon", f"{self.epsilon:g}",
+                 *(["--moves", str(self.moves)] if self.moves else []),
                  "--skip-opening", str(self.skip_opening), "--per-game", str(self.per_game),
                  "--holdout", f"{self.holdout:g}"]
         if self.l2 is not None:
@@ -194,17 +202,21 @@ def result_label(game: Game, player: int) -> float:
 
 class ModelPlayer:
     """One ply on the current weights: the move after which the mover's modelled P(win) is
-    highest (the result itself once the move ends the game); ``epsilon`` of the time a random
-    move. Ties go to the seeded generator."""
+    highest (the result itself once the move ends the game). With ``moves`` > 0 it looks at
+    that many legal moves only, drawn at random (for games whose features are slow and whose
+    moves are many). Ties go to the seeded generator."""
 
-    def __init__(self, fs: FeatureSet, weights: Weights, seed: int) -> None:
+    def __init__(self, fs: FeatureSet, weights: Weights, seed: int, moves: int = 0) -> None:
         self.fs = fs
         self.weights = weights
         self.rng = random.Random(seed)
+        self.moves = moves
 
     def choose(self, game: Game) -> Any:
         me = game.current_player()
         moves = sorted(game.legal_moves(), key=str)
+        if 0 < self.moves < len(moves):
+            moves = [moves[i] for i in sorted(self.rng.sample(range(len(moves)), self.moves))]
         base = game.determinize(me, self.rng) if game.has_hidden_information else game
         best: list[Any] = []
         best_value = -math.inf
@@ -309,7 +321,8 @@ def play_selfplay(job: SelfPlayJob) -> GameSamples:
     spec = AgentSpec.parse(cfg.agent)
     n = game.num_players
     if spec.name == MODEL_AGENT:
-        players: list[Any] = [ModelPlayer(fs, job.weights, r.randrange(2**62)) for _ in range(n)]
+        players: list[Any] = [ModelPlayer(fs, job.weights, r.randrange(2**62), cfg.moves)
+                              for _ in range(n)]
     else:
         from rulebox.ai import make_agent
 
@@ -329,7 +342,7 @@ def play_selfplay(job: SelfPlayJob) -> GameSamples:
             seen.append((ply, position_digest(game), feats))
         p = game.current_player()
         moves = game.legal_moves()
-        if cfg.epsilon and r.random() < cfg.epsilon:
+        if ply < cfg.skip_opening or (cfg.epsilon and r.random() < cfg.epsilon):
             move = sorted(moves, key=str)[r.randrange(len(moves))]
         else:
             move = players[p].choose(game)
@@ -582,6 +595,7 @@ def train(
         "seed": config.seed,
         "agent": config.agent,
         "epsilon": config.epsilon,
+        "moves": config.moves,
         "generations": config.generations,
         "games_per_generation": config.games,
         "games": data.game_count,

@@ -29,8 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "an agent bounded by iterations=, e.g. alphabeta:iterations=500")
     parser.add_argument("--epsilon", type=float, default=0.1,
                         help="share of random moves in self-play (0.1)")
+    parser.add_argument("--moves", type=int, default=0,
+                        help="the model player looks at this many legal moves at most, drawn at "
+                             "random (0: all)")
     parser.add_argument("--skip-opening", type=int, default=4,
-                        help="moves at the start of a game not sampled (4)")
+                        help="moves at the start of a game played at random and not sampled (4)")
     parser.add_argument("--per-game", type=int, default=12,
                         help="positions sampled at most from one game (12)")
     parser.add_argument("--holdout", type=float, default=0.2,
@@ -71,7 +74,7 @@ def _config(args: argparse.Namespace) -> Any:
         players = tuple(counts)
     config = TrainConfig(
         entry.id, seed=args.seed, games=args.games, generations=args.generations,
-        agent=args.agent, epsilon=args.epsilon, skip_opening=args.skip_opening,
+        agent=args.agent, epsilon=args.epsilon, moves=args.moves, skip_opening=args.skip_opening,
         per_game=args.per_game, holdout=args.holdout, l2=args.l2, players=players,
         options=tuple(sorted(options)),
     )
