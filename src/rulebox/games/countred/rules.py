@@ -19,6 +19,7 @@ and why, and so doubles as an independent check of the fast generator (see the t
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, StateError
@@ -729,6 +730,7 @@ def _reds(n: int) -> str:
     return f"{n} red piece{'s' if n != 1 else ''}"
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a pure function of the key; states repeat it often
 def position_text(full_key: int) -> str:
     """A repetition key (CR-12) as text: rows 1 to 4 separated by ``/``, fields A to D by ``,``,
     each field's pieces bottom first, ``#`` if locked, then the player to move:
