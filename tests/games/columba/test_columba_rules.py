@@ -3,7 +3,8 @@
 Positions are drawn as text and loaded through the JSON state. A drawing's top-left token is
 square 0,0 (x east, y south). Tokens: ``.`` empty; ``W G B K`` a wild pigeon of an old card;
 ``W*`` one of a card laid this turn; ``w0`` a domesticated tile laid by player 0 on an earlier
-turn, ``w0*`` one laid this turn; ``Wp`` a field of the Pond; ``F1`` a falcon laid by player 1.
+turn, ``w0*`` one laid this turn, ``w1!`` one that a falcon cut off from every estate (wild again,
+CB-3 c); ``Wp`` a field of the Pond; ``F1`` a falcon laid by player 1.
 Dovecotes are given apart as ``{"x,y": (player, "small" | "large")}``.
 """
 
@@ -50,13 +51,15 @@ def drawn(
             if tok == ".":
                 continue
             now = tok.endswith("*")
-            tok = tok.rstrip("*")
+            freed = tok.endswith("!")
+            tok = tok.rstrip("*!")
             if tok[0] in COLOURS:
                 cid = POND_ID if tok[1:] == "p" else card
                 squares[f"{x},{y}"] = ["field", tok[0], cid, TURN if now else -1]
             elif tok[0].upper() in COLOURS:
                 tiles[tok[0].upper()] += 1
-                squares[f"{x},{y}"] = ["tile", tok[0].upper(), int(tok[1]), TURN if now else 2]
+                squares[f"{x},{y}"] = ["tile", tok[0].upper(), int(tok[1]), TURN if now else 2,
+                                       *(["wild"] if freed else [])]
             elif tok[0] == "F":
                 on_board_falcons += 1
                 squares[f"{x},{y}"] = ["falcon", int(tok[1]), 2, None]
@@ -249,7 +252,7 @@ def test_CB_3_a_tile_in_the_partner_estate_may_be_captured() -> None:
 
 
 def test_CB_3_a_tile_cut_off_by_a_falcon_is_wild_again() -> None:
-    g = drawn(["W F0 w1 G"], cotes={"0,0": (1, "small")})
+    g = drawn(["W F0 w1! G"], cotes={"0,0": (1, "small")})
     g.apply("place 2,-1 r0")  # the tile on 2,0 belongs to no estate any more
     assert g.objective(0)[1][0] is True
 
@@ -304,7 +307,7 @@ def test_CB_5_actions_after_the_card_in_any_order_then_end() -> None:
     g = drawn(["W W", "G G"], reserve={0: "WWKK"})
     refused(g, "cote small 0,0", "CB-2")
     g.apply("place 2,0 r0")
-    g.apply("buy")
+    g.apply("buy KK")
     g.apply("cote small 0,0")
     g.apply("tile W 0,-1")
     g.apply("end")
@@ -395,7 +398,7 @@ def test_CB_7_a_tile_that_could_not_join_an_estate_by_the_end_is_refused() -> No
 # --- CB-8 falcons --------------------------------------------------------------------------------
 def test_CB_8_buy_costs_two_tiles_and_raise_waits_a_turn() -> None:
     g = drawn(["W W", "G G"], phase="actions", hand=None, reserve={0: "WWGK"})
-    g.apply("buy")
+    g.apply("buy WW")
     assert g.falcons_of(0) == (1, 0) and g.reserve(0) == [0, 1, 0, 1]  # W W paid
     assert g.falcon_supply() == 11 and g.supply()[0] == 15  # back into the supply
     err = refused(g, "raise", "CB-8")
@@ -405,7 +408,7 @@ def test_CB_8_buy_costs_two_tiles_and_raise_waits_a_turn() -> None:
 def test_CB_8_raise_then_place_in_an_opponents_estate() -> None:
     g = drawn(["W W W", "G G G"], phase="actions", hand=None, reserve={0: "KK"},
               chicks={0: [2]}, cotes={"0,0": (1, "small")})
-    g.apply("raise")
+    g.apply("raise")  # KK: the only way to pay
     assert g.falcons_of(0) == (0, 1)
     refused(g, "falcon 0,0", "CB-8")  # never on the dovecote
     refused(g, "falcon 0,1", "CB-8")  # not an estate

@@ -61,11 +61,11 @@ def test_CB_14_pond_is_shuffled_into_the_deck() -> None:
     assert POND_ID not in Columba.new({"seed": "3"}).position_json()["deck"]
 
 
-def test_CB_14_pond_is_laid_without_covering() -> None:
+def test_CB_14_pond_is_laid_by_the_standard_card_rules() -> None:
+    # it may capture (CB-3) or touch the territory (CB-2), like any card
     g = drawn(["W G", "K K"], options=POND, hand=POND_ID)
-    err = refused(g, "place -1,-1 r0", "CB-14")
-    assert "Pond" in err.reason
-    assert all(not any(m.sq + o in g.squares() for o in (0, 1024, 1, 1025))
+    refused(g, "place 0,1 r0", "CB-3")  # two black pigeons, one black slot
+    assert any(any(m.sq + o in g.squares() for o in (0, 1024, 1, 1025))
                for m in g.legal_moves())
     g.apply("place 2,0 r0")
     assert top(g, 2, 0)[4] == POND_ID
@@ -201,23 +201,23 @@ def test_CB_15_thief_steals_onto_the_own_objective() -> None:
 
 def test_CB_15_falconer_pays_one_and_may_take_two() -> None:
     g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
-              reserve={0: "WWK"}, chicks={0: [2]})
-    g.apply("raise")
-    assert sum(g.reserve(0)) == 2 and g.falcons_of(0) == (0, 1)
-    g.apply("buy")
-    assert sum(g.reserve(0)) == 1 and g.falcons_of(0) == (1, 1)
-    err = refused(g, "buy", "CB-15")
+              reserve={0: "WWKK"}, chicks={0: [2]})
+    g.apply("raise W")
+    assert sum(g.reserve(0)) == 3 and g.falcons_of(0) == (0, 1)
+    g.apply("buy WK")  # the second falcon: 1 + 1 tiles, an adult at once
+    assert g.reserve(0) == [0, 0, 0, 1] and g.falcons_of(0) == (0, 2)
+    err = refused(g, "buy K", "CB-15")
     assert "two" in err.reason
     supply = g.falcon_supply()
-    g.apply("end")  # the second falcon (a chick) was not placed: it is lost
+    g.apply("end")  # the second falcon was not placed: it is lost
     assert g.falcons_of(0) == (0, 1) and g.falcon_supply() == supply + 1
 
 
 def test_CB_15_falconer_keeps_a_second_falcon_placed_at_once() -> None:
     g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
               reserve={0: "WK"}, chicks={0: [2, 3]}, cotes={"0,0": (1, "small")})
-    g.apply("raise")
-    g.apply("raise")
+    g.apply("raise W")
+    g.apply("raise K")
     g.apply("falcon 1,0")
     g.apply("end")
     assert g.falcons_of(0) == (0, 1)
@@ -243,7 +243,7 @@ def test_CB_15_CB_7_a_card_after_tiles_may_not_cut_them_off() -> None:
 def test_CB_15_CB_8_even_the_falconer_raises_a_chick_only_a_turn_later() -> None:
     g = drawn(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
               reserve={0: "WWK"})
-    g.apply("buy")
-    err = refused(g, "raise", "CB-8")
+    g.apply("buy W")
+    err = refused(g, "raise W", "CB-8")
     assert "later turn" in err.reason
-    assert "raise" not in {str(m) for m in g.legal_moves()}
+    assert not any(m.verb == "raise" for m in g.legal_moves())

@@ -4,7 +4,10 @@
 ``goal`` / ``nogoal``  after completing an objective: take a new one from the deck, or not
 ``cote small x,y`` / ``cote large x,y``  a dovecote on square x,y
 ``tile C x,y``    a domesticated pigeon of colour C (W, G, B, K) from the reserve onto x,y
-``buy``           a falcon chick for 2 reserve tiles;  ``raise``  a chick to an adult for 2 more
+``buy XY``        a falcon chick for 2 reserve tiles of colours X and Y;  ``raise XY``  a chick
+                  to an adult for 2 more (the falconer: ``buy X`` / ``raise X``, one tile; his
+                  second falcon of a turn ``buy XY``). The bare ``buy`` / ``raise`` is accepted
+                  where every way to pay is the same (the rules resolve it)
 ``falcon x,y``    an adult falcon onto x,y
 ``end``           end the turn
 
@@ -37,15 +40,20 @@ class ColumbaMove:
     ``architect`` and ``peasant``); ``arg`` the rotation in quarter turns (``place``), 1 for a
     large dovecote (``cote``), the colour (``tile``, ``farmerswife``, ``marshal``, ``thief``), or
     for ``architect`` 1 to move (to ``sq2``) and 0 to swap for a large one; ``sq2`` the
-    architect's destination square or the thief's victim (a player number)."""
+    architect's destination square or the thief's victim (a player number); ``pay`` the
+    colours of the reserve tiles paid for ``buy`` / ``raise`` (sorted; empty for the bare word,
+    which the rules resolve when every way to pay is the same)."""
 
     verb: str
     sq: int = 0
     arg: int = 0
     sq2: int = 0
+    pay: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         v = self.verb
+        if v in ("buy", "raise") and self.pay:
+            return f"{v} {''.join(COLOURS[c] for c in self.pay)}"
         if v in ("goal", "nogoal", "buy", "raise", "end"):
             return v
         x, y = xy(self.sq) if v not in ("farmerswife", "thief") else (0, 0)
@@ -91,10 +99,11 @@ _WIFE = re.compile(r"^farmer(?:s|'s)?\s*wife\s+([a-z])$")
 _MARSHAL = re.compile(r"^marshal\s+([a-z])\s+" + _SQ + "$")
 _PEASANT = re.compile(r"^peasant\s+" + _SQ + "$")
 _THIEF = re.compile(r"^thief\s+(\d)\s+([a-z])$")
+_PAY = re.compile(r"^(buy|raise)\s+([a-z])\s*([a-z])?$")
 _LIMIT = 500
 
-HELP = ("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile C x,y, buy, raise, "
-        "falcon x,y or end")
+HELP = ("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile C x,y, buy XY, "
+        "raise XY, falcon x,y or end")
 
 
 def _square(text: str, xs: str, ys: str) -> int:
@@ -116,6 +125,11 @@ def parse_columba_move(text: str) -> ColumbaMove:
     t = " ".join(text.lower().split())
     if t in _PLAIN:
         return _PLAIN[t]
+    m = _PAY.match(t)
+    if m:
+        letters = m.group(2) + (m.group(3) or "")
+        pay = tuple(sorted(_colour(text, c) for c in letters))
+        return ColumbaMove(m.group(1), pay=pay)
     m = _PLACE.match(t)
     if m:
         deg = int(m.group(3) or 0)
@@ -169,5 +183,7 @@ def _explain_bad(text: str, t: str) -> ColumbaMove:
         "marshal": "write marshal C x,y",
         "peasant": "write peasant x,y",
         "thief": "write thief P C (a player number and a colour)",
+        "buy": "write buy XY with the colours of the two tiles you pay, e.g. buy WK",
+        "raise": "write raise XY with the colours of the two tiles you pay, e.g. raise GB",
     }
     raise InvalidMoveError(text, hints.get(word, HELP))

@@ -6,7 +6,8 @@ Every square is three characters, so the grid reads without colour too:
   domesticated tile; ``F`` a falcon;
 * second, the owner (seat number) of the estate the square belongs to, ``.`` if none (for a
   falcon: who laid it);
-* third, ``S`` / ``L`` a small / large dovecote, ``p`` the Pond, ``*`` laid this turn.
+* third, ``S`` / ``L`` a small / large dovecote, ``p`` the Pond, ``*`` laid this turn, ``!`` a
+  tile a falcon cut off from every estate (wild again, CB-3 c).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def _cell(game: Columba, k: int, owner_of: dict[int, int]) -> tuple[str, str]:
         mark = "p"
     elif turn == game.turn_number and game.phase != "over":
         mark = "*"
+    elif k in game.freed():
+        mark = "!"
     return f"{letter}{o if o >= 0 else '.'}{mark}", BG[colour]
 
 
@@ -85,7 +88,8 @@ def render(game: Columba, player: int | None = None) -> Text:
             out.append(" ")
         out.append("\n")
     out.append("  W/G/B/K wild pigeon, w/g/b/k domesticated tile, F falcon; then estate owner; "
-               "S/L dovecote, p Pond, * laid this turn\n", style="dim")
+               "S/L dovecote, p Pond, * laid this turn, ! a tile a falcon cut off (wild again)\n",
+               style="dim")
     out.append("\nEstates:\n" if values else "\nNo estates yet.\n")
     for line in values:
         out.append(f"  {line}\n")
@@ -150,7 +154,7 @@ def render(game: Columba, player: int | None = None) -> Text:
                 done.append("falcon acquired")
             if tiles:
                 done.append(f"{len(tiles)} tile(s) laid")
-            out.append("cote, tile, buy, raise, falcon or end"
+            out.append("cote, tile, buy XY, raise XY (XY: the tiles you pay), falcon or end"
                        + (f" ({', '.join(done)})" if done else "") + "\n", style="bold")
     else:
         who = ("a draw" if not outcome.winners
@@ -172,8 +176,8 @@ POWERS = {
     "peasant": "peasant x,y slides a reserve tile of the estate's colour under the dovecote on "
                "x,y, 2 points each (once a turn)",
     "thief": "thief P C takes a C tile from player P's reserve onto the objective (once a turn)",
-    "falconer": "falcons cost 1 + 1 tiles; a second falcon a turn, lost unless one is placed "
-                "after it",
+    "falconer": "falcons cost 1 + 1 tiles (buy X, raise X); a second buy a turn pays 1 + 1 "
+                "(buy XY) for an adult at once, lost unless a falcon is placed after it",
 }
 
 
@@ -235,6 +239,9 @@ def explain(game: Columba, arg: str) -> str:
     kind, colour, turn, who, card = s
     owner = game.estate_owner(k)
     est = f"in {SEATS[owner]}'s estate" if owner >= 0 else "in no estate"
+    if kind != FIELD and kind != FALCON and owner < 0:
+        est += (" (a falcon cut it off: wild again, it may be captured, CB-3)" if k in game.freed()
+                else " (not cut off by a falcon: still domesticated, CB-3)")
     if kind == FALCON:
         return f"{sq_text(k)}: a falcon laid by {SEATS[who]} on turn {turn + 1}."
     if kind == FIELD:

@@ -5,11 +5,13 @@ The territory is a dict from square key (see :mod:`cards`) to the top item there
 ``turn`` the turn it was laid), a domesticated pigeon ``TILE`` (``who`` laid it on ``turn``) or a
 ``FALCON`` (``who`` laid it; ``card`` is the colour of a tile under it, or ``None``). Only
 the top item counts, so nothing else under it is kept. Dovecotes
-stand on squares (``_cotes``: key -> (owner, large)).
+stand on squares (``_cotes``: key -> (owner, large)). ``_freed`` holds the tiles that a falcon
+cut off from every estate (wild again, CB-3 c) and that no estate has taken back since.
 
 Regions are the orthogonally connected squares of one colour (falcons and empty squares
 separate them); a region holding a dovecote is its owner's estate. Regions are computed by a
-flood fill when first needed after a change and cached.
+flood fill when first needed after a change and cached. Whether a card or tile joins two estates
+(CB-9) is decided on the regions as they are after it.
 
 The turn: the player to move always holds a card (drawn as part of the previous ``end``, from
 the deck order fixed at set-up). ``place`` lays it (phase ``place``); completing the objective
@@ -26,7 +28,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, Self
 
-from rulebox.core.errors import IllegalMoveError, OptionError
+from rulebox.core.errors import AmbiguousMoveError, Illegal, OptionError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import OptionSpec, choice_option, int_option
 from rulebox.core.rng import rng
@@ -41,16 +43,13 @@ from rulebox.games.columba.cards import (
     POND_ID,
     ROTATIONS,
     STARTING_IDS,
-    STRIDE,
     key,
     sq_text,
 )
 from rulebox.games.columba.moves import (
-    BUY,
     END,
     GOAL,
     NOGOAL,
-    RAISE,
     ColumbaMove,
     parse_columba_move,
 )
@@ -68,11 +67,81 @@ PENALTY = 4
 COTES = {2: (3, 1), 3: (2, 1), 4: (1, 1)}
 """(small, large) dovecotes per player by number of players (CB-1)."""
 
-# Outside neighbours of each card field (OFFSETS order), relative to the card's top-left, and
-# the pairs of card fields that touch each other.
-_FIELD_OUTSIDE = ((-1, -STRIDE), (STRIDE - 1, 2 * STRIDE), (2, -STRIDE + 1),
-                  (STRIDE + 2, 2 * STRIDE + 1))
-_FIELD_PAIRS = ((0, 1), (0, 2), (1, 3), (2, 3))
+WILD = "wild"
+"""The JSON mark of a tile a falcon cut off from every estate (CB-3 c)."""
+
+Regions = tuple[dict[int, int], list[list[int]], list[int]]
+"""(label of each pigeon square, members of each region, owner of each region or -1)."""
+
+
+def find_regions(sq: dict[int, tuple[Any, ...]], cotes: dict[int, tuple[int, bool]]) -> Regions:
+    """The regions of a territory (the one flood fill): squares of one colour joined along
+    edges, falcons and empty squares apart; a region's owner is the owner of its dovecote."""
+    label: dict[int, int] = {}
+    regs: list[list[int]] = []
+    for k, s in sq.items():
+        if k in label or s[0] == FALCON:
+            continue
+        c = s[1]
+        rid = len(regs)
+        label[k] = rid
+        members = [k]
+        stack = [k]
+        while stack:
+            a = stack.pop()
+            for d in NEIGHBOURS:
+                b = a + d
+                if b not in label:
+                    t = sq.get(b)
+                    if t is not None and t[1] == c and t[0] != FALCON:
+                        label[b] = rid
+                        members.append(b)
+                        stack.append(b)
+        regs.append(members)
+    owner = [-1] * len(regs)
+    for k, (p, _large) in cotes.items():
+        owner[label[k]] = p
+    return label, regs, owner
+
+
+def joins_estates(sq: dict[int, tuple[Any, ...]], cotes: dict[int, tuple[int, bool]],
+                  changes: dict[int, tuple[Any, ...]]) -> bool:
+    """Whether laying ``changes`` (square -> new top item) on the territory would leave two
+    dovecotes in one region (CB-9), judged on the regions after it. Only a region through a
+    changed square can have gained a dovecote, so only those are searched."""
+    seen: set[int] = set()
+    for start, s in changes.items():
+        if start in seen or s[0] == FALCON:
+            continue
+        c = s[1]
+        seen.add(start)
+        stack = [start]
+        cotes_found = 0
+        while stack:
+            a = stack.pop()
+            if a in cotes:
+                cotes_found += 1
+                if cotes_found > 1:
+                    return True
+            for d in NEIGHBOURS:
+                b = a + d
+                if b in seen:
+                    continue
+                t = changes.get(b) or sq.get(b)
+                if t is not None and t[1] == c and t[0] != FALCON:
+                    seen.add(b)
+                    stack.append(b)
+    return False
+
+
+def canonical_rotations(card: str) -> tuple[int, ...]:
+    """For each rotation of ``card``, the lowest rotation that lays the same colours (a card
+    such as BG/GB reads the same turned 180 degrees: one placement, two spellings)."""
+    rots = ROTATIONS[card]
+    return tuple(rots.index(rots[r]) for r in range(4))
+
+
+_CANON = {cid: canonical_rotations(cid) for cid in CARDS}
 
 _MOVES: dict[tuple[str, int, int], ColumbaMove] = {}
 
@@ -83,6 +152,17 @@ def _mv(verb: str, sq: int, arg: int) -> ColumbaMove:
     m = _MOVES.get(k)
     if m is None:
         m = _MOVES[k] = ColumbaMove(verb, sq, arg)
+    return m
+
+
+_PAY_MOVES: dict[tuple[str, tuple[int, ...]], ColumbaMove] = {}
+
+
+def _pay_mv(verb: str, pay: tuple[int, ...]) -> ColumbaMove:
+    """``buy`` / ``raise`` paid with the tiles ``pay`` (shared values)."""
+    m = _PAY_MOVES.get((verb, pay))
+    if m is None:
+        m = _PAY_MOVES[(verb, pay)] = ColumbaMove(verb, pay=pay)
     return m
 
 
@@ -202,6 +282,7 @@ class Columba(Game):
         self._power = False  # an Officia power used this turn
         self._marshal: int | None = None  # the square the marshal's card must cover
         self._second: str | None = None  # the falconer's second falcon, lost unless placed
+        self._freed: frozenset[int] = frozenset()  # tiles a falcon cut off (CB-3 c)
         self._undo: list[tuple[Any, ...]] = []
         self._dirty()
 
@@ -235,7 +316,7 @@ class Columba(Game):
         return self._power, self._marshal, self._second
 
     def _dirty(self) -> None:
-        self._reg: tuple[dict[int, int], list[list[int]], list[int]] | None = None
+        self._reg: Regions | None = None
         self._legal: list[ColumbaMove] | None = None
 
     def _lay(self, k0: int, card: str, rot: int, turn: int) -> None:
@@ -306,37 +387,20 @@ class Columba(Game):
         return self._cote_done, self._falcon_done, list(self._turn_tiles)
 
     # --- regions and estates --------------------------------------------------------------------
-    def _regions(self) -> tuple[dict[int, int], list[list[int]], list[int]]:
-        """(label of each pigeon square, members of each region, owner of each region or -1)."""
-        if self._reg is not None:
-            return self._reg
-        sq = self._sq
-        label: dict[int, int] = {}
-        regs: list[list[int]] = []
-        for k, s in sq.items():
-            if k in label or s[0] == FALCON:
-                continue
-            c = s[1]
-            rid = len(regs)
-            label[k] = rid
-            members = [k]
-            stack = [k]
-            while stack:
-                a = stack.pop()
-                for d in NEIGHBOURS:
-                    b = a + d
-                    if b not in label:
-                        t = sq.get(b)
-                        if t is not None and t[1] == c and t[0] != FALCON:
-                            label[b] = rid
-                            members.append(b)
-                            stack.append(b)
-            regs.append(members)
-        owner = [-1] * len(regs)
-        for k, (p, _large) in self._cotes.items():
-            owner[label[k]] = p
-        self._reg = (label, regs, owner)
+    def _regions(self) -> Regions:
+        """(label of each pigeon square, members of each region, owner of each region or -1),
+        cached until the next change."""
+        if self._reg is None:
+            self._reg = find_regions(self._sq, self._cotes)
         return self._reg
+
+    def _regions_after(self, changes: dict[int, tuple[Any, ...]]) -> Regions:
+        """The regions as they would be with ``changes`` laid (square -> new top item)."""
+        return find_regions({**self._sq, **changes}, self._cotes)
+
+    def freed(self) -> frozenset[int]:
+        """Tiles a falcon has cut off from every estate: wild again, capturable (CB-3 c)."""
+        return self._freed
 
     def estates(self) -> list[tuple[int, int, bool, list[int]]]:
         """Every estate: (owner, dovecote square, large, squares)."""
@@ -392,7 +456,11 @@ class Columba(Game):
             return (f"the tile on {where} was laid this turn; it may be captured a round later "
                     "at the earliest", "CB-3")
         if o == -1:
-            return None  # (c) cut off from every estate
+            if k in self._freed:
+                return None  # (c) a falcon cut it off from every estate
+            return (f"the tile on {where} is in no estate, but no falcon cut it off: it is still "
+                    "domesticated and may not be captured (only a falcon makes a tile wild)",
+                    "CB-3")
         if o == p:
             if s[3] == p and s[2] < self._turn:
                 return None  # (a)
@@ -407,9 +475,8 @@ class Columba(Game):
                 "CB-10")
 
     def _capture_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
-        """Why these squares may not be captured together by ``p`` (CB-3, CB-4, CB-12)."""
-        if self._hand == POND_ID:
-            return "the Pond is laid without covering anything", "CB-14"
+        """Why these squares may not be captured together by ``p`` (CB-3, CB-4, CB-12). The Pond
+        is laid by the standard card rules, so it may capture too (CB-14)."""
         if self._kids:
             return self._kids_cover_problem(covered, p)
         obj = self._obj[p]
@@ -471,37 +538,20 @@ class Columba(Game):
                     "CB-2")
         return self._capture_problem(covered, p)
 
-    def _card_joins(self, k0: int, colours: tuple[int, ...]) -> bool:
-        """Whether a card with ``colours`` on ``k0`` would join two estates (CB-9)."""
-        label, _regs, owner = self._regions()
-        sq = self._sq
-        parent = [0, 1, 2, 3]
-        for a, b in _FIELD_PAIRS:
-            if colours[a] == colours[b]:
-                ra, rb = parent[a], parent[b]
-                if ra != rb:
-                    low, high = min(ra, rb), max(ra, rb)
-                    parent = [low if x == high else x for x in parent]
-        touched: dict[int, set[int]] = {}
-        for i in range(4):
-            c = colours[i]
-            for off in _FIELD_OUTSIDE[i]:
-                b = k0 + off
-                t = sq.get(b)
-                if t is not None and t[1] == c and t[0] != FALCON:
-                    rid = label[b]
-                    if owner[rid] != -1:
-                        group = touched.setdefault(parent[i], set())
-                        group.add(rid)
-                        if len(group) > 1:
-                            return True
-        return False
+    def _card_joins(self, k0: int, rot: int) -> bool:
+        """Whether the card in hand on ``k0`` turned ``rot`` would leave two dovecotes in one
+        region, on the regions as they are after it (CB-9)."""
+        card = self._hand
+        assert card is not None
+        changes = {k0 + off: (FIELD, colour, self._turn, -1, card)
+                   for off, colour in zip(OFFSETS, ROTATIONS[card][rot], strict=True)}
+        return joins_estates(self._sq, self._cotes, changes)
 
-    def _unattached(self, tiles: Iterable[int], p: int,
-                    reg: tuple[dict[int, int], list[list[int]], list[int]]) -> list[int]:
+    @staticmethod
+    def _unattached(tiles: Iterable[int], reg: Regions) -> list[int]:
+        """The tiles among ``tiles`` that belong to no estate (CB-7: anyone's will do)."""
         label, _regs, owner = reg
-        friends = self._friends[p]
-        return [t for t in tiles if owner[label[t]] not in friends]
+        return [t for t in tiles if owner[label[t]] == -1]
 
     def _cote_spot(self, k: int) -> bool:
         """Whether a dovecote may stand on ``k`` as far as the square goes (CB-6)."""
@@ -512,12 +562,11 @@ class Columba(Game):
     def _can_still_cote(self, p: int) -> bool:
         return not self._cote_done and (self._cotes_left[p][0] + self._cotes_left[p][1]) > 0
 
-    def _pending_ok(self, p: int, reg: tuple[dict[int, int], list[list[int]], list[int]],
-                    tiles: list[int]) -> bool:
-        """Whether the turn can still end with every tile laid this turn in an estate of ``p``
-        (or the partner): either they all are, or ``p`` may still place a dovecote and they all
-        lie in one group without one, where a dovecote may stand (CB-7)."""
-        loose = self._unattached(tiles, p, reg)
+    def _pending_ok(self, p: int, reg: Regions, tiles: list[int]) -> bool:
+        """Whether the turn can still end with every tile laid this turn in an estate (anyone's,
+        CB-7): either they all are, or ``p`` may still place a dovecote and they all lie in one
+        region without one, where a dovecote may stand."""
+        loose = self._unattached(tiles, reg)
         if not loose:
             return True
         if not self._can_still_cote(p):
@@ -557,18 +606,22 @@ class Columba(Game):
         if code == 1:
             return f"a {COLOUR_NAMES[c]} tile on {where} would join two estates", "CB-9"
         if code == 2:
-            return (f"a tile on {where} would not belong to your estate by the end of the turn "
+            return (f"a tile on {where} would not belong to an estate by the end of the turn "
                     "(every tile laid this turn must, and you could not make it so)", "CB-7")
         return None
 
     def _tile_effect(self, k: int, c: int, p: int) -> int:
         """For a tile that may go on ``k`` as far as the square goes: 0 if it may, 1 if it would
-        join two estates (CB-9), 2 if the turn could then no longer end (CB-7)."""
+        join two estates (CB-9), 2 if the turn could then no longer end (CB-7).
+
+        A tile is one square: the region it makes is its own square and the regions of its
+        colour next to it, so the regions before it decide CB-9 exactly. Only when it covers a
+        pigeon of another colour in a region holding this turn's tiles may it cut that region
+        apart; then CB-7 is decided on the regions after it."""
         sq = self._sq
         s = sq.get(k)
         reg = self._regions()
         label, regs, owner = reg
-        # regions of colour c that the tile joins
         joined: set[int] = set()
         for d in NEIGHBOURS:
             t = sq.get(k + d)
@@ -580,64 +633,31 @@ class Columba(Game):
         if len(estates) > 1:
             return 1
         turn_tiles = self._turn_tiles
-        friends = self._friends[p]
         new_owner = owner[estates[0]] if estates else -1
         if not turn_tiles:
-            if new_owner in friends:
+            if new_owner != -1:
                 return 0
             # a lone tile outside the estates: only a dovecote still to come can save it
-            return 0 if new_owner == -1 and self._can_still_cote(p) else 2
+            return 0 if self._can_still_cote(p) else 2
         tiles = [*turn_tiles, k]
-        # the tile may cut the region of another colour it covers: split it locally
-        sub: dict[int, int] = {}
-        sub_owner: list[int] = []
-        sub_members: list[list[int]] = []
         if s is not None and s[1] != c and any(label[t] == label[k] for t in turn_tiles):
-            members = set(regs[label[k]])
-            members.discard(k)
-            for start in members:
-                if start in sub:
-                    continue
-                sid = len(sub_members)
-                sub[start] = sid
-                group = [start]
-                stack = [start]
-                while stack:
-                    a = stack.pop()
-                    for d in NEIGHBOURS:
-                        b = a + d
-                        if b in members and b not in sub:
-                            sub[b] = sid
-                            group.append(b)
-                            stack.append(b)
-                sub_members.append(group)
-                cote = next((q for q in group if q in self._cotes), None)
-                sub_owner.append(-1 if cote is None else self._cotes[cote][0])
+            after = self._regions_after({k: (TILE, c, self._turn, p, None)})
+            return 0 if self._pending_ok(p, after, tiles) else 2
         loose_regions: set[int] = set()
         for t in tiles:
             if t == k or label[t] in joined:
-                rid, o = -2, new_owner
-            elif t in sub:
-                rid = -3 - sub[t]
-                o = sub_owner[sub[t]]
-            else:
-                rid = label[t]
-                o = owner[rid]
-            if o not in friends:
-                loose_regions.add(rid)
+                if new_owner == -1:
+                    loose_regions.add(-2)
+            elif owner[label[t]] == -1:
+                loose_regions.add(label[t])
         if not loose_regions:
             return 0
         if not self._can_still_cote(p) or len(loose_regions) != 1:
             return 2
         rid = loose_regions.pop()
         if rid == -2:
-            return 0 if new_owner == -1 else 2  # the tile's own square takes a dovecote
-        if rid <= -3:
-            sid = -3 - rid
-            ok = sub_owner[sid] == -1 and any(self._cote_spot(q) for q in sub_members[sid])
-        else:
-            ok = owner[rid] == -1 and any(self._cote_spot(q) for q in regs[rid])
-        return 0 if ok else 2
+            return 0  # the region the tile makes has no dovecote; one may stand on the tile
+        return 0 if any(self._cote_spot(q) for q in regs[rid]) else 2
 
     def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
         """Why ``p`` may not place a dovecote on ``k`` (CB-6, CB-9), or ``None``."""
@@ -665,7 +685,7 @@ class Columba(Game):
         if o == p:
             return (f"{where} is already in your estate; a second dovecote there would make two "
                     "estates one", "CB-9")
-        loose = self._unattached(self._turn_tiles, p, reg)
+        loose = self._unattached(self._turn_tiles, reg)
         if any(label[t] != label[k] for t in loose):
             return ("the tiles you laid this turn must belong to your estate when the turn ends; "
                     "this dovecote would leave " + ", ".join(
@@ -690,6 +710,15 @@ class Columba(Game):
         if o == -1 or o in self._friends[p]:
             return (f"a falcon goes on a pigeon of an opponent's estate; {where} is "
                     + ("in no estate" if o == -1 else "not an opponent's"), "CB-8")
+        tiles = self._turn_tiles
+        if tiles:  # this turn's tiles may extend an opponent's estate (CB-7)
+            if k in tiles:
+                return (f"the tile on {where} was laid this turn and must belong to an estate "
+                        "when the turn ends; a falcon may not cover it", "CB-7")
+            after = self._regions_after({k: (FALCON, -1, self._turn, p, None)})
+            if not self._pending_ok(p, after, tiles):
+                return (f"a falcon on {where} would cut the tiles you laid this turn off every "
+                        "estate", "CB-7")
         return None
 
     # --- moves --------------------------------------------------------------------------------
@@ -702,7 +731,7 @@ class Columba(Game):
             return False  # laid this turn (only possible with Officia)
         o = owner[label[k]]
         if o == -1:
-            return True
+            return s[0] == FIELD or k in self._freed  # (c): only a falcon frees a tile
         if s[0] == FIELD or self._kids:
             return o in self._friends[p]
         if o == p:
@@ -712,7 +741,7 @@ class Columba(Game):
     def _placements(self) -> list[ColumbaMove]:
         p = self._to_move
         assert self._hand is not None
-        rots = ROTATIONS[self._hand]
+        rots = tuple(sorted(set(_CANON[self._hand])))  # each distinct layout once
         sq = self._sq
         label, _regs, owner = self._regions()
         obj = self._obj[p]
@@ -729,7 +758,9 @@ class Columba(Game):
                 if not filled:
                     free[colour] += 1
             cover = {k for k in sq if self._coverable(k, p, label, owner)}
-        # top-lefts where a card touches two estates: only there may it join them (CB-9)
+        # top-lefts where a card touches two estates: only there may it join them (CB-9): a
+        # region holding both dovecotes after the card runs through the card, and leaves it
+        # into each estate as it was before
         multi: set[int] = set()
         if len(self._cotes) >= 2:
             near: dict[int, set[int]] = {}
@@ -748,7 +779,7 @@ class Columba(Game):
         else:  # the marshal's card covers his square, uncaptured (CB-15)
             covering = {marshal - o for o in OFFSETS}
             touching = set()
-        if (obj is not None or marshal is not None) and self._hand != POND_ID:
+        if obj is not None or marshal is not None:
             for k0 in sorted(covering):
                 need = [0, 0, 0, 0]
                 wild = [0, 0, 0, 0]
@@ -769,30 +800,28 @@ class Columba(Game):
             self._place_all(out, k0, rots, multi)
         return out
 
-    def _place_all(self, out: list[ColumbaMove], k0: int,
-                   rots: tuple[tuple[int, int, int, int], ...], multi: set[int]) -> None:
-        """Add the rotations of a card on ``k0`` that join no estates (CB-9)."""
+    def _place_all(self, out: list[ColumbaMove], k0: int, rots: tuple[int, ...],
+                   multi: set[int]) -> None:
+        """Add the distinct rotations ``rots`` of a card on ``k0`` that join no estates (CB-9)."""
         if self._turn_tiles:  # only with Officia: a card after tiles (CB-15)
-            out.extend(_mv("place", k0, r) for r in range(4)
-                       if not self._card_joins(k0, rots[r]) and self._card_keeps_tiles(k0, r))
+            out.extend(_mv("place", k0, r) for r in rots
+                       if not self._card_joins(k0, r) and self._card_keeps_tiles(k0, r))
         elif k0 in multi:
-            out.extend(_mv("place", k0, r) for r in range(4) if not self._card_joins(k0, rots[r]))
-        else:
+            out.extend(_mv("place", k0, r) for r in rots if not self._card_joins(k0, r))
+        elif len(rots) == 4:
             out.extend(_place_moves(k0))
+        else:
+            out.extend(_mv("place", k0, r) for r in rots)
 
     def _card_keeps_tiles(self, k0: int, rot: int) -> bool:
         """Whether the tiles laid this turn could still end it in an estate after this card
         (CB-7). Tiles come before a card only when an Officia power completed the objective."""
-        p = self._to_move
-        saved_sq, saved_reg = self._sq, self._reg
-        sq = dict(saved_sq)
-        for off, colour in zip(OFFSETS, ROTATIONS[self._hand][rot], strict=True):  # type: ignore[index]
-            sq[k0 + off] = (FIELD, colour, self._turn, -1, self._hand)
-        self._sq, self._reg = sq, None
-        try:
-            return self._pending_ok(p, self._regions(), self._turn_tiles)
-        finally:
-            self._sq, self._reg = saved_sq, saved_reg
+        card = self._hand
+        assert card is not None
+        after = self._regions_after({k0 + off: (FIELD, colour, self._turn, -1, card)
+                                     for off, colour in zip(OFFSETS, ROTATIONS[card][rot],
+                                                            strict=True)})
+        return self._pending_ok(self._to_move, after, self._turn_tiles)
 
     def _actions(self) -> list[ColumbaMove]:
         p = self._to_move
@@ -804,7 +833,7 @@ class Columba(Game):
         sq = self._sq
         if self._can_still_cote(p):
             small, large = self._cotes_left[p]
-            loose = self._unattached(self._turn_tiles, p, reg)
+            loose = self._unattached(self._turn_tiles, reg)
             need = {label[t] for t in loose}
             if len(need) <= 1:
                 for rid, members in enumerate(regs):
@@ -833,10 +862,9 @@ class Columba(Game):
                 for c in colours:
                     if effect(k, c, p) == 0:
                         out.append(_mv("tile", k, c))
-        if self._buy_problem(p) is None:
-            out.append(BUY)
-        if self._raise_problem(p) is None:
-            out.append(RAISE)
+        for verb, problem in (("buy", self._buy_problem), ("raise", self._raise_problem)):
+            if problem(p) is None:
+                out += [_pay_mv(verb, pay) for pay in self._payments(p, self._cost(p, verb))]
         if self._roles:
             out += self._power_moves(p)
         if self._adults[p]:
@@ -849,9 +877,8 @@ class Columba(Game):
                         out.append(_mv("falcon", k, 0))
         return out
 
-    def _pending_ok_now(self, p: int, reg: tuple[dict[int, int], list[list[int]], list[int]]
-                        ) -> bool:
-        return not self._unattached(self._turn_tiles, p, reg)
+    def _pending_ok_now(self, p: int, reg: Regions) -> bool:
+        return not self._unattached(self._turn_tiles, reg)
 
     def _falconer(self, p: int) -> bool:
         return bool(self._roles) and self._roles[p] == "falconer"
@@ -864,15 +891,47 @@ class Columba(Game):
             return "you have already acquired a falcon this turn", "CB-8"
         return None
 
+    def _cost(self, p: int, verb: str) -> int:
+        """Tiles paid for ``buy`` / ``raise`` now: 2 (CB-8); the falconer 1, and 1 + 1 for his
+        second ``buy`` of the turn, which gives an adult at once (CB-15)."""
+        if not self._falconer(p):
+            return 2
+        return 2 if verb == "buy" and self._falcon_done else 1
+
+    def _payments(self, p: int, count: int) -> list[tuple[int, ...]]:
+        """The distinct ways to pay ``count`` (1 or 2) tiles from ``p``'s reserve, as sorted
+        colour tuples: the player chooses which tiles pay (CB-8)."""
+        res = self._reserve[p]
+        if count == 1:
+            return [(c,) for c in range(4) if res[c]]
+        return [(a, b) for a in range(4) for b in range(a, 4)
+                if res[a] and res[b] and (a != b or res[a] >= 2)]
+
+    def _pay_problem(self, p: int, verb: str, pay: tuple[int, ...]) -> tuple[str, str] | None:
+        """Why ``p`` may not pay with the tiles ``pay`` for ``verb`` (CB-8, CB-15), or ``None``."""
+        cost = self._cost(p, verb)
+        rule = "CB-15" if self._falconer(p) else "CB-8"
+        what = "a falcon chick" if verb == "buy" else "raising a chick"
+        if self._falconer(p) and verb == "buy" and self._falcon_done:
+            what = "the falconer's second falcon (an adult at once)"
+        if len(pay) != cost:
+            return (f"{what} costs {cost} tile(s): write {verb} and the colour(s) of {cost} "
+                    "tile(s) from your reserve", rule)
+        for c in set(pay):
+            if pay.count(c) > self._reserve[p][c]:
+                return (f"you have {self._reserve[p][c]} {COLOUR_NAMES[c]} tile(s) in your "
+                        f"reserve, not {pay.count(c)}", "CB-8")
+        return None
+
     def _buy_problem(self, p: int) -> tuple[str, str] | None:
         why = self._acquire_problem(p)
         if why:
             return why
         if self._falcons == 0:
             return "there are no falcons left in the supply", "CB-12"
-        cost = 1 if self._falconer(p) else 2
+        cost = self._cost(p, "buy")
         if sum(self._reserve[p]) < cost:
-            return f"a falcon chick costs {cost} tile(s) from your reserve", "CB-8"
+            return f"a falcon costs {cost} tile(s) from your reserve", "CB-8"
         return None
 
     def _raise_problem(self, p: int) -> tuple[str, str] | None:
@@ -883,7 +942,7 @@ class Columba(Game):
             if self._chicks[p]:
                 return "a chick may be raised only on a later turn than it was bought", "CB-8"
             return "you have no falcon chick to raise", "CB-8"
-        cost = 1 if self._falconer(p) else 2
+        cost = self._cost(p, "raise")
         if sum(self._reserve[p]) < cost:
             return f"raising a chick costs {cost} tile(s) from your reserve", "CB-8"
         return None
@@ -905,12 +964,53 @@ class Columba(Game):
     def parse_move(self, text: str) -> ColumbaMove:
         return parse_columba_move(text)
 
-    def check_move(self, move: Any) -> None:
+    def parse(self, text: str) -> ColumbaMove:
+        """Resolve ``text`` to the legal move it means, in its canonical form: another spelling
+        of the same placement (C23 turned r180 lies as r0) is that placement, and a bare
+        ``buy`` / ``raise`` is the one way to pay; where there are several, it is refused as
+        ambiguous (``AmbiguousMoveError``) with the choices listed (CB-8)."""
+        if isinstance(text, str) and not self.is_terminal():
+            move = self.parse_move(text)
+            if move.verb in ("buy", "raise") and not move.pay and self._move_problem(move) is None:
+                why = self._ambiguity(move)
+                if why is not None:
+                    raise AmbiguousMoveError(f"{why} [CB-8]")
+        return self.canonical(super().parse(text))
+
+    def canonical(self, move: ColumbaMove) -> ColumbaMove:
+        """The canonical value of a legal ``move`` (as listed by :meth:`legal_moves`)."""
+        v = move.verb
+        if v == "place" and self._hand is not None:
+            rot = _CANON[self._hand][move.arg]
+            return move if rot == move.arg else _mv("place", move.sq, rot)
+        if v in ("buy", "raise") and not move.pay:
+            p = self._to_move
+            choices = self._payments(p, self._cost(p, v))
+            return _pay_mv(v, choices[0]) if choices else move
+        return move
+
+    def _ambiguity(self, move: ColumbaMove) -> str | None:
+        """For a bare ``buy`` / ``raise``: why it does not say which tiles pay, or ``None``
+        when every way to pay is the same (CB-8)."""
+        p = self._to_move
+        choices = self._payments(p, self._cost(p, move.verb))
+        if len(choices) < 2:
+            return None
+        return (f"{move.verb!r} could be paid in {len(choices)} ways: "
+                + ", ".join(str(_pay_mv(move.verb, c)) for c in choices)
+                + "; name the colours of the tiles you pay")
+
+    def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, ColumbaMove):
-            raise IllegalMoveError(f"{move!r} is not a Columba action", "CB-2")
+            return Illegal(f"{move!r} is not a Columba action", "CB-2")
         why = self._move_problem(move)
         if why is not None:
-            raise IllegalMoveError(*why)
+            return Illegal(*why)
+        if move.verb in ("buy", "raise") and not move.pay:
+            ambiguous = self._ambiguity(move)
+            if ambiguous is not None:
+                return Illegal(ambiguous, "CB-8")
+        return None
 
     def _move_problem(self, move: ColumbaMove) -> tuple[str, str] | None:
         p = self._to_move
@@ -934,10 +1034,10 @@ class Columba(Game):
             why = self._position_problem(move.sq, p)
             if why:
                 return why
-            if self._card_joins(move.sq, ROTATIONS[self._hand][move.arg]):  # type: ignore[index]
+            if self._card_joins(move.sq, move.arg):
                 return "laid so, the card would join two estates into one", "CB-9"
             if self._turn_tiles and not self._card_keeps_tiles(move.sq, move.arg):
-                return ("laid so, the card would cut the tiles you laid this turn off your "
+                return ("laid so, the card would cut the tiles you laid this turn off every "
                         "estate", "CB-7")
             return None
         if v == "goal":
@@ -951,9 +1051,9 @@ class Columba(Game):
                 return "nogoal answers a completed objective; yours is not complete", "CB-4"
             return None
         if v == "end":
-            loose = self._unattached(self._turn_tiles, p, self._regions())
+            loose = self._unattached(self._turn_tiles, self._regions())
             if loose:
-                return ("every tile laid this turn must belong to your estate when the turn "
+                return ("every tile laid this turn must belong to an estate when the turn "
                         "ends; " + ", ".join(sq_text(t) for t in loose) + " does not", "CB-7")
             return None
         if v == "cote":
@@ -962,10 +1062,11 @@ class Columba(Game):
             if self._reserve[p][move.arg] == 0:
                 return f"you have no {COLOUR_NAMES[move.arg]} tile in your reserve", "CB-7"
             return self._tile_problem(move.sq, move.arg, p)
-        if v == "buy":
-            return self._buy_problem(p)
-        if v == "raise":
-            return self._raise_problem(p)
+        if v in ("buy", "raise"):
+            why = self._buy_problem(p) if v == "buy" else self._raise_problem(p)
+            if why is None and move.pay:
+                why = self._pay_problem(p, v, move.pay)
+            return why
         if v == "falcon":
             return self._falcon_problem(move.sq, p)
         return f"unknown action {v!r}", "CB-2"
@@ -1004,8 +1105,6 @@ class Columba(Game):
         if v == "marshal":
             if self._phase != PLACE:
                 return "the marshal pays before the card is laid", "CB-15"
-            if self._hand == POND_ID:
-                return "the Pond is laid without covering anything", "CB-14"
             if not self._reserve[p][move.arg]:
                 return f"you have no {c} tile in your reserve", "CB-15"
             where = sq_text(move.sq)
@@ -1080,7 +1179,7 @@ class Columba(Game):
         res = self._reserve[p]
         out: list[ColumbaMove] = []
         if role == "marshal":
-            if self._phase != PLACE or self._hand == POND_ID or not any(res):
+            if self._phase != PLACE or not any(res):
                 return []
             label, _regs, owner = self._regions()
             for k in sorted(self._sq):
@@ -1116,20 +1215,25 @@ class Columba(Game):
             [list(c) for c in self._cotes_left], [list(c) for c in self._chicks],
             list(self._adults), self._falcons, self._cote_done, self._falcon_done,
             list(self._turn_tiles), {k: list(v) for k, v in self._under.items()}, self._power,
-            self._marshal, self._second,
+            self._marshal, self._second, self._freed,
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (self._sq, self._cotes, self._deck, self._hand, self._phase, self._to_move, self._turn,
          self._obj, self._slots, self._reserve, self._supply, self._cotes_left, self._chicks,
          self._adults, self._falcons, self._cote_done, self._falcon_done,
-         self._turn_tiles, self._under, self._power, self._marshal, self._second) = snap
+         self._turn_tiles, self._under, self._power, self._marshal, self._second,
+         self._freed) = snap
         self._dirty()
 
     def apply_unchecked(self, move: ColumbaMove) -> None:
+        """Play a legal action; another spelling of a placement or a bare ``buy`` / ``raise``
+        is recorded in its canonical form (:meth:`canonical`)."""
+        move = self.canonical(move)
         self._undo.append(self._snapshot())
         p = self._to_move
         v = move.verb
+        before = self._regions() if v == "falcon" else None
         if v == "place":
             self._do_place(move.sq, move.arg, p)
         elif v == "goal":
@@ -1166,14 +1270,16 @@ class Columba(Game):
             self._reserve[p][move.arg] -= 1
             self._turn_tiles = [*self._turn_tiles, move.sq]
         elif v == "buy":
-            self._pay(p, 1 if self._falconer(p) else 2)
+            self._pay(p, move.pay)
             self._falcons -= 1
-            self._chicks[p] = [*self._chicks[p], self._turn]
             self._falcon_done += 1
-            if self._falcon_done == 2:
+            if self._falcon_done == 2:  # the falconer's second: an adult at once (CB-15)
                 self._second = "buy"
+                self._adults[p] += 1
+            else:
+                self._chicks[p] = [*self._chicks[p], self._turn]
         elif v == "raise":
-            self._pay(p, 1 if self._falconer(p) else 2)
+            self._pay(p, move.pay)
             chicks = sorted(self._chicks[p])
             chicks.pop(0)
             self._chicks[p] = chicks
@@ -1192,16 +1298,35 @@ class Columba(Game):
             self._adults[p] -= 1
         self._history.append(move)
         self._dirty()
+        if before is not None:
+            self._free_cut_off(before)
+        elif self._freed and v in ("place", "tile", "cote", "architect"):
+            self._keep_freed()
+
+    def _free_cut_off(self, before: Regions) -> None:
+        """After a falcon: the tiles it cut off from every estate are wild again (CB-3 c)."""
+        label, _regs, owner = before
+        after_label, _after_regs, after_owner = self._regions()
+        freed = set(self._freed)
+        for k, s in self._sq.items():
+            if (s[0] == TILE and owner[label[k]] != -1
+                    and after_owner[after_label[k]] == -1):
+                freed.add(k)
+        self._freed = frozenset(freed)
+        self._keep_freed()
+
+    def _keep_freed(self) -> None:
+        """A freed tile that was captured, covered, or taken into an estate again is free no
+        more: only the falcon's cut makes a tile wild, not one long ago."""
+        label, _regs, owner = self._regions()
+        sq = self._sq
+        self._freed = frozenset(k for k in self._freed
+                                if sq.get(k, (FIELD,))[0] == TILE and owner[label[k]] == -1)
 
     def _forfeit_second(self, p: int) -> None:
         """The falconer's second falcon of the turn was not placed: it goes back (CB-15)."""
-        if self._second == "raise" and self._adults[p]:
+        if self._second is not None and self._adults[p]:  # an adult either way
             self._adults[p] -= 1
-            self._falcons += 1
-        elif self._second == "buy" and self._turn in self._chicks[p]:
-            chicks = list(self._chicks[p])
-            chicks.remove(self._turn)
-            self._chicks[p] = chicks
             self._falcons += 1
         self._second = None
 
@@ -1251,13 +1376,10 @@ class Columba(Game):
             self._reserve[p][colour] -= 1
             self._under[move.sq] = [*self._under.get(move.sq, []), colour]
 
-    def _pay(self, p: int, count: int = 2) -> None:
-        """Pay reserve tiles back to the supply: each from the colour the reserve holds most
-        of (ties: W, G, B, K order). The rulebook leaves the choice to the player; rulebox fixes
-        it so that ``buy`` and ``raise`` stay single words as PROTOCOL.md writes them."""
+    def _pay(self, p: int, pay: tuple[int, ...]) -> None:
+        """Pay the reserve tiles the player named back to the supply (CB-8)."""
         res = self._reserve[p]
-        for _ in range(count):
-            c = max(range(4), key=lambda i: (res[i], -i))
+        for c in pay:
             res[c] -= 1
             self._supply[c] += 1
 
@@ -1375,17 +1497,18 @@ class Columba(Game):
             "adults": self._adults[p],
         }
 
-    def _square_json(self, s: tuple[Any, ...]) -> list[Any]:
+    def _square_json(self, k: int, s: tuple[Any, ...]) -> list[Any]:
         kind, colour, turn, who, card = s
         if kind == FIELD:
             return ["field", COLOURS[colour], card, turn]
         if kind == TILE:
-            return ["tile", COLOURS[colour], who, turn]
+            return ["tile", COLOURS[colour], who, turn, *([WILD] if k in self._freed else [])]
         return ["falcon", who, turn, None if card is None else COLOURS[card]]
 
     def position_json(self) -> dict[str, Any]:
         """``squares``: ``"x,y"`` -> ``["field", colour, card, turn laid]``,
-        ``["tile", colour, player, turn laid]`` or ``["falcon", player, turn laid, colour of the
+        ``["tile", colour, player, turn laid]`` (with a fifth item ``"wild"`` for a tile a falcon
+        cut off from every estate, CB-3 c) or ``["falcon", player, turn laid, colour of the
         tile under it or null]``;
         ``deck``: the cards still to draw, top first (server-side state)."""
         return {
@@ -1394,7 +1517,7 @@ class Columba(Game):
             "turn": self._turn,
             "hand": self._hand,
             "deck": list(reversed(self._deck)),
-            "squares": {sq_text(k): self._square_json(s) for k, s in sorted(self._sq.items())},
+            "squares": {sq_text(k): self._square_json(k, s) for k, s in sorted(self._sq.items())},
             "cotes": {sq_text(k): [p, "large" if large else "small"]
                       for k, (p, large) in sorted(self._cotes.items())},
             "players": [self._player_json(p) for p in range(self.num_players)],
@@ -1430,6 +1553,33 @@ class Columba(Game):
         g._dirty()
         return g
 
+    def reshuffle_unseen(self, rng: random.Random) -> None:
+        """Shuffle the draw pile (the only cards nobody has seen) with ``rng``; every view, the
+        territory, the hands and the history stay as they are.
+
+        The result depends only on ``rng`` and on which cards are unseen (a sorted copy is
+        shuffled). The recorded start of the game is rewritten so that its deck holds the cards
+        drawn so far in the order they came, then the new order, and so are the undo records'
+        decks: ``to_json`` / ``from_json`` replay the history to this very position, and undo
+        goes back to positions that lead here."""
+        start = self._drawn_start
+        if start is None:
+            start = type(self).new(self.options()).position_json()
+        order = sorted(self._deck)
+        rng.shuffle(order)  # top first
+        drawn = start["deck"][:len(start["deck"]) - len(order)]
+        deck = drawn + order
+        self._deck = order[::-1]  # the next card to draw is the last
+        self._drawn_start = {**start, "deck": deck}
+        self._undo = [self._with_deck(snap, deck) for snap in self._undo]
+        self._legal = None
+
+    @staticmethod
+    def _with_deck(snap: tuple[Any, ...], deck: list[str]) -> tuple[Any, ...]:
+        """An undo record with its deck taken from the end of ``deck`` (top first)."""
+        left = len(snap[2])
+        return (*snap[:2], deck[len(deck) - left:][::-1], *snap[3:])
+
     def position_key(self) -> Any:
         return (
             self._to_move, self._phase, self._turn, self._hand, tuple(self._deck),
@@ -1439,7 +1589,7 @@ class Columba(Game):
             tuple(tuple(sorted(c)) for c in self._chicks), tuple(self._adults), self._falcons,
             self._cote_done, self._falcon_done, tuple(self._turn_tiles),
             tuple((k, tuple(v)) for k, v in sorted(self._under.items())), self._power,
-            self._marshal, self._second, tuple(self._roles),
+            self._marshal, self._second, tuple(self._roles), tuple(sorted(self._freed)),
         )
 
     # --- loading a drawn position -------------------------------------------------------------

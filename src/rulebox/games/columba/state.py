@@ -30,6 +30,7 @@ from rulebox.games.columba.rules import (
     ROLES,
     TILE,
     TILES_PER_COLOUR,
+    WILD,
     Columba,
 )
 
@@ -133,6 +134,7 @@ class _Loader:
         if not isinstance(raw, dict) or not raw:
             raise StateError("squares must be a non-empty object of x,y -> item")
         g._sq = {}
+        freed: set[int] = set()
         for text, item in raw.items():
             k = _square_key(text)
             if not isinstance(item, list) or not item:
@@ -145,11 +147,16 @@ class _Loader:
                     raise StateError(f"square {text}: unknown card {str(card)[:10]!r}")
                 turn = _int(item[3], f"square {text}: turn", -1, g._turn)
                 g._sq[k] = (FIELD, c, turn, -1, card)
-            elif kind == "tile" and len(item) == 4:
+            elif kind == "tile" and len(item) in (4, 5):
                 c = _colour(item[1], f"square {text}")
                 who = _int(item[2], f"square {text}: player", 0, self.n - 1)
                 turn = _int(item[3], f"square {text}: turn", 0, g._turn)
                 g._sq[k] = (TILE, c, turn, who, None)
+                if len(item) == 5:
+                    if item[4] != WILD:
+                        raise StateError(f"square {text}: a tile's fifth item can only be "
+                                         f"{WILD!r} (cut off by a falcon, CB-3)")
+                    freed.add(k)
             elif kind == "falcon" and len(item) == 4:
                 who = _int(item[1], f"square {text}: player", 0, self.n - 1)
                 turn = _int(item[2], f"square {text}: turn", 0, g._turn)
@@ -170,6 +177,7 @@ class _Loader:
                     stack.append(b)
         if len(seen) != len(g._sq):
             raise StateError("the territory must be one connected area [CB-2]")
+        g._freed = frozenset(freed)
 
     def cotes(self) -> None:
         g = self.g
@@ -188,10 +196,14 @@ class _Loader:
                 raise StateError(f"dovecote {text} must stand on a pigeon [CB-6]")
             g._cotes[k] = (p, item[1] == "large")
         g._dirty()
-        label, _regs, _owner = g._regions()
+        label, _regs, owner = g._regions()
         rids = [label[k] for k in g._cotes]
         if len(set(rids)) != len(rids):
             raise StateError("two dovecotes stand in one region: estates may not be joined [CB-9]")
+        for k in sorted(g._freed):
+            if owner[label[k]] != -1:
+                raise StateError(f"the tile on {sq_text(k)} is marked wild (cut off by a falcon) "
+                                 "but lies in an estate [CB-3]")
 
     def players(self) -> None:
         g, n = self.g, self.n

@@ -2,6 +2,9 @@
 // four colours; domesticated tiles wear their owner's colour; dovecotes are little houses,
 // falcons dark diamonds. Card edges are drawn thicker. Every action that names a square is
 // made by choosing the action, then clicking the square; the card in hand can be turned first.
+// A card that reads the same turned 180 degrees has two placements per square: the legal list
+// names the lower rotation, and the board maps the turned card onto it. Buying or raising a
+// falcon names the tiles paid (buy WK): where the choice matters the player picks the colours.
 // The printed card faces come from the game's public data file (deck.json).
 
 import { el, svg, clear } from "../dom.js";
@@ -36,6 +39,14 @@ function rotate(rows, rot) {
   return g;
 }
 
+// The lowest rotation that lays the same colours as turning the card `rot` degrees.
+function canonRot(rows, rot) {
+  if (!rows) return rot;
+  const want = rotate(rows, rot).flat().join("");
+  for (const r of [0, 90, 180, 270]) if (rotate(rows, r).flat().join("") === want) return r;
+  return rot;
+}
+
 function toolOf(move) {
   const m = move.match(COORD);
   if (!m) return null;
@@ -68,15 +79,17 @@ export function draw(root, ctx) {
   loadFaces(redraw);
   const squares = pos.squares || {};
   const cotes = pos.cotes || {};
+  const hand = pos.hand && faces ? faces[pos.hand] : null;
   const coordMoves = legal.map((m) => [m, toolOf(m)]).filter(([, t]) => t);
   const tools = [...new Set(coordMoves.map(([, t]) => t.key))];
   if (!tools.includes(sel.tool)) sel.tool = tools[0] || null;
   const placeRots = new Set(coordMoves.filter(([, t]) => t.key === "place").map(([m]) => Number(m.split(" r")[1])));
-  if (sel.tool === "place" && placeRots.size && !placeRots.has(sel.rot)) sel.rot = Math.min(...placeRots);
+  if (sel.tool === "place" && placeRots.size && !placeRots.has(canonRot(hand, sel.rot))) sel.rot = Math.min(...placeRots);
+  const rot = canonRot(hand, sel.rot); // the turned card as the legal list spells it
   const targets = new Map();
   for (const [m, t] of coordMoves) {
     if (t.key !== sel.tool) continue;
-    if (t.key === "place" && !m.endsWith(` r${sel.rot}`)) continue;
+    if (t.key === "place" && !m.endsWith(` r${rot}`)) continue;
     targets.set(`${t.x},${t.y}`, m);
   }
   // bounds
@@ -153,13 +166,12 @@ export function draw(root, ctx) {
     if (big) layer.append(svg("text", { x: cx, y: base - w * 0.5, class: "cote-l", "font-size": C * 0.22 }, "L"));
   }
   // targets and click cells
-  const hand = pos.hand && faces ? faces[pos.hand] : null;
   for (let y = minY; y <= maxY; y++) {
     for (let x = minX; x <= maxX; x++) {
       const k = `${x},${y}`;
       const hot = targets.has(k);
       const cell = svg("rect", { x: px(x), y: py(y), width: C, height: C, class: "cell" + (hot ? " hot" : ""), "data-cell": k });
-      cell.addEventListener("click", () => onCell(x, y, ctx));
+      cell.addEventListener("click", () => onCell(x, y, ctx, targets));
       cell.addEventListener("mouseenter", () => { if (sel.tool === "place" && mine) { hover = [x, y]; drawGhost(); } });
       s.append(cell);
     }
@@ -182,9 +194,9 @@ export function draw(root, ctx) {
   controls(ctx, pos, tools, placeRots, hand, redraw);
 }
 
-function onCell(x, y, ctx) {
+function onCell(x, y, ctx, targets) {
   if (!ctx.mine || !sel.tool) return;
-  if (sel.tool === "place") { ctx.play(`place ${x},${y} r${sel.rot}`); return; }
+  if (sel.tool === "place") { ctx.play(targets.get(`${x},${y}`) || `place ${x},${y} r${sel.rot}`); return; }
   const [prefix, suffix] = sel.tool.split("|");
   ctx.play(`${prefix} ${x},${y}${suffix ? ` ${suffix}` : ""}`);
 }
@@ -237,12 +249,28 @@ function controls(ctx, pos, tools, placeRots, hand, redraw) {
     b.addEventListener("click", () => { sel.tool = t; redraw(); });
     row.append(b);
   }
-  const words = { end: "End turn", goal: "Take a new objective", nogoal: "No new objective", buy: "Buy a falcon chick", raise: "Raise a falcon" };
+  const words = { end: "End turn", goal: "Take a new objective", nogoal: "No new objective", buy: "Buy a falcon", raise: "Raise a falcon" };
+  const pays = { buy: [], raise: [] };
   for (const m of legal) {
     if (COORD.test(m)) continue;
+    const verb = m.split(" ")[0];
+    if (verb in pays) { pays[verb].push(m); continue; }
     const b = el("button", { class: "btn" + (m === "end" ? " primary" : ""), type: "button", "data-move": m }, words[m] || m);
     b.addEventListener("click", () => ctx.play(m));
     row.append(b);
+  }
+  // buy / raise name the tiles paid (CB-8): one button when there is one way to pay, else a
+  // choice of colours
+  for (const [verb, moves] of Object.entries(pays)) {
+    if (!moves.length) continue;
+    const chips = (m) => (m.split(" ")[1] || "").split("").map((c) => el("span", { class: `res-chip res-${c}`, style: `--c:${PIGEON[c]}`, title: PIGEON_NAME[c] }, c));
+    const payButton = (m, label) => {
+      const b = el("button", { class: "btn pay", type: "button", "data-move": m, title: `${m}: pay ${(m.split(" ")[1] || "").split("").map((c) => PIGEON_NAME[c]).join(" and ")}` }, ...label, ...chips(m));
+      b.addEventListener("click", () => ctx.play(m));
+      return b;
+    };
+    if (moves.length === 1) { row.append(payButton(moves[0], [`${words[verb]}, paying `])); continue; }
+    row.append(el("span", { class: "pay-choice", "data-pay": verb }, el("span", { class: "small muted" }, `${words[verb]}, paying:`), ...moves.map((m) => payButton(m, []))));
   }
   box.append(row);
   const hint = sel.tool === "place" ? "Turn the card, then click where its top-left field goes (green squares)."
