@@ -20,7 +20,7 @@ import random
 import time
 
 
-def window(games: int, minutes: float) -> None:
+def window(games: int, minutes: float, start_seed: int = 0) -> None:
     """Play random Columba games and report how far the legal moves reach."""
     from rulebox.core import new_game
     from rulebox.games.columba.cards import xy
@@ -31,12 +31,13 @@ def window(games: int, minutes: float) -> None:
         COLUMBA_WINDOW = None
     lo = [0, 0]
     hi = [0, 0]
+    where = {"x-": 0, "x+": 0, "y-": 0, "y+": 0}  # the seed of each extreme
     longest: list[tuple[int, int]] = []
     outside = 0
     moves_seen = 0
     start = time.perf_counter()
     played = 0
-    for seed in range(games):
+    for seed in range(start_seed, start_seed + games):
         if time.perf_counter() - start > 60 * minutes:
             break
         game = new_game("columba", {"seed": str(seed)})
@@ -49,6 +50,10 @@ def window(games: int, minutes: float) -> None:
                     continue
                 x, y = xy(m.sq)
                 x2, y2 = (x + 1, y + 1) if m.verb == "place" else (x, y)
+                for key, new, old in (("x-", -x, -lo[0]), ("y-", -y, -lo[1]),
+                                      ("x+", x2, hi[0]), ("y+", y2, hi[1])):
+                    if new > old:
+                        where[key] = seed
                 lo[0], lo[1] = min(lo[0], x), min(lo[1], y)
                 hi[0], hi[1] = max(hi[0], x2), max(hi[1], y2)
                 moves_seen += 1
@@ -59,8 +64,10 @@ def window(games: int, minutes: float) -> None:
         longest.append((plies, seed))
         played += 1
     longest.sort(reverse=True)
-    print(f"games={played} seconds={time.perf_counter() - start:.0f}")
+    print(f"games={played} (seeds {start_seed}..{start_seed + played - 1}) "
+          f"seconds={time.perf_counter() - start:.0f}")
     print(f"x from {lo[0]} to {hi[0]}, y from {lo[1]} to {hi[1]} (squares of legal moves)")
+    print("seeds of the extremes:", where)
     print("longest games (plies, seed):", longest[:5])
     if COLUMBA_WINDOW is not None:
         print(f"window {COLUMBA_WINDOW}: {outside} of {moves_seen} legal moves outside")
@@ -72,9 +79,10 @@ def main() -> None:
     w = sub.add_parser("window")
     w.add_argument("--games", type=int, default=10_000)
     w.add_argument("--minutes", type=float, default=15.0)
+    w.add_argument("--start", type=int, default=0, help="first seed")
     args = parser.parse_args()
     if args.what == "window":
-        window(args.games, args.minutes)
+        window(args.games, args.minutes, args.start)
 
 
 if __name__ == "__main__":

@@ -63,10 +63,11 @@ class Window:
         return f"x {self.x0}..{x1}, y {self.y0}..{y1} ({self.size} x {self.size})"
 
 
-COLUMBA_WINDOW = Window(-24, -24, 48)
-"""The squares Columba's actions can name: x and y from -24 to 23 (the first card's top-left is
-``0,0``). In 10,000 seeded random games the legal moves reached no further than the figures in
-docs/RESEARCH.md; the theoretical reach of a chain of 31 cards is larger."""
+COLUMBA_WINDOW = Window(-28, -28, 56)
+"""The squares Columba's actions can name: x and y from -28 to 27 (the first card's top-left is
+``0,0``). The legal moves of seeded random games reached x -20..22 and y -22..21 (docs/RESEARCH.md
+has the measurement); the window leaves at least 5 squares beyond that on every side. A chain of
+30 cards could reach further in theory."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rulebox.core import Game, game_entry, new_game
+from rulebox.core import Game, RuleboxError, game_entry, new_game
 from rulebox.env.actions import ActionSpace, LegalActions, action_space, check_options
 from rulebox.env.observations import Observer, observer
 
@@ -65,10 +65,23 @@ class Table:
         return self._legal
 
     def play(self, action: int) -> None:
-        """Play a legal action id (``ValueError`` for an illegal one)."""
-        move = self.legal.moves.get(int(action))
-        if move is None:
-            raise ValueError(self.illegal_reason(action))
+        """Play a legal action id (``ValueError`` for an illegal one).
+
+        When the legal actions are not already known, the action's text is parsed and checked
+        by the game (``check_move``) instead of generating every legal move: replaying a
+        history (OpenSpiel's resampling, deserialization) then costs one check per action."""
+        if self._legal is not None:
+            move = self._legal.moves.get(int(action))
+            if move is None:
+                raise ValueError(self.illegal_reason(action))
+        else:
+            try:
+                move = self.game.parse_move(self.space.text(int(action)))
+                if self.game.is_terminal():
+                    raise ValueError("the game is over")
+                self.game.check_move(move)
+            except (RuleboxError, ValueError) as e:
+                raise ValueError(f"{self.illegal_reason(action)}: {e}") from None
         self.game.apply_unchecked(move)
         self._legal = None
 
