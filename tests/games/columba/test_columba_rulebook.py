@@ -387,3 +387,15 @@ def test_cb3_rules_text_says_only_a_falcon_frees_a_tile() -> None:
     assert "or a card, has cut it off" not in text
     assert "whether a falcon or a covering card" not in text
     assert "A tile cut off by a card stays domesticated" in text
+
+
+def test_cb15_loader_refuses_a_pending_second_falcon_that_is_not_an_adult() -> None:
+    with pytest.raises(StateError, match="CB-15"):
+        pos(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
+            chicks={0: [6]}, this_turn={"cote": False, "falcon": 2, "tiles": [],
+                                        "second": "buy"})
+    g = pos(["W W", "G G"], phase="actions", hand=None, roles=["falconer", "thief"],
+            chicks={0: [6]}, adults={0: 1},
+            this_turn={"cote": False, "falcon": 2, "tiles": [], "second": "buy"})
+    g.apply("end")
+    assert g.falcons_of(0) == (1, 0)

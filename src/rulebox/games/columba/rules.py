@@ -687,7 +687,7 @@ class Columba(Game):
                     "estates one", "CB-9")
         loose = self._unattached(self._turn_tiles, reg)
         if any(label[t] != label[k] for t in loose):
-            return ("the tiles you laid this turn must belong to your estate when the turn ends; "
+            return ("the tiles you laid this turn must belong to an estate when the turn ends; "
                     "this dovecote would leave " + ", ".join(
                         sq_text(t) for t in loose if label[t] != label[k]) + " outside",
                     "CB-7")
@@ -1167,7 +1167,7 @@ class Columba(Game):
             del cotes[move.sq]
             cotes[dest] = cote
             if not self._cotes_after(cotes, p):
-                return ("the tiles you laid this turn would no longer belong to your estate",
+                return ("the tiles you laid this turn would no longer belong to an estate",
                         "CB-7")
         return None
 

@@ -306,6 +306,9 @@ class _Loader:
             raise StateError("this_turn: a marshal's square needs the marshal's card in hand")
         if second is not None and g._falcon_done != 2:
             raise StateError("this_turn: a second falcon needs two acquired this turn")
+        if second is not None and not g._adults[g._to_move]:
+            raise StateError("this_turn: the falconer's second falcon is an adult in hand until "
+                             "it is placed [CB-15]")
         g._turn_tiles = [_square_key(t) for t in tiles]
         for k in g._turn_tiles:
             s = g._sq.get(k)
