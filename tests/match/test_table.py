@@ -408,3 +408,18 @@ def test_seat_kinds_from_text() -> None:
     assert s.is_computer and s.agent == AgentSpec.parse("easy:time=0.3")
     with pytest.raises(OptionError):
         Seat.parse("mcts:warp=9", "columns")
+
+
+def test_a_record_with_takebacks_replays_each_position_as_it_was_dealt() -> None:
+    """Stepping through a record (``rulebox replay``) after an undo shows the card that was
+    turned up on the final line, not the one the original order would have given."""
+    t = Table.new("36to1", {"seed": "3"}, [Seat.person()], seed=1)
+    t.play(0, "G1:a1")
+    t.undo(0)
+    t.play(0, "G1:a1")
+    after_one = t.game.view(0)
+    t.play(0, sorted(str(m) for m in t.game.legal_moves())[0])
+    record = t.record()
+    assert record.replay(upto=1).view(0) == after_one
+    assert record.replay(upto=2).position_json() == t.game.position_json()
+    assert record.replay(upto=0).view(0) == new_game("36to1", {"seed": "3"}).view(0)

@@ -134,12 +134,14 @@ class Record:
             game = entry.cls.new(self.options)
         except RuleboxError as e:
             raise StateError(f"the record's options are refused: {e}") from None
-        if self.log is not None and upto is None:
-            from rulebox.match.table import replay_log
+        if self.log is not None:
+            from rulebox.match.table import position_at, replay_log
 
             game = replay_log(self.game, self.options, self.log)
             if [str(m) for m in game.history] != self.moves:
                 raise StateError("the record's log does not lead to its moves")
+            if upto is not None:  # as the game stood then, with the cards dealt then
+                return position_at(self.game, self.options, self.log, self.moves[:upto])
             return self._checked(game)
         moves = self.moves if upto is None else self.moves[:upto]
         for i, text in enumerate(moves, start=1):

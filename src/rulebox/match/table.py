@@ -738,6 +738,41 @@ def _replay(game_id: str, options: Mapping[str, str], steps: Sequence[str]
     return game, movers
 
 
+def position_at(game_id: str, options: Mapping[str, str], steps: Sequence[str],
+                line: Sequence[str]) -> Game:
+    """The game after the moves ``line`` as it last stood on the log ``steps`` (so that a
+    replay after takebacks shows what was dealt then, not the original order)."""
+    found: Game | None = None
+    game = game_entry(game_id).cls.new(dict(options))
+    want = [str(m) for m in line]
+    for k in range(len(steps) + 1):
+        if len(game.history) == len(want) and [str(m) for m in game.history] == want and (
+                k == len(steps) or not steps[k].startswith("!reshuffle")):
+            found = game.clone()
+        if k < len(steps):
+            game = _replay_step(game, steps[k], k + 1)
+    if found is None:
+        raise StateError("that position is not on the game's log")
+    return found
+
+
+def _replay_step(game: Game, step: str, number: int) -> Game:
+    """One step of a log, checked."""
+    try:
+        if step == "!undo":
+            game.undo()
+        elif step.startswith("!reshuffle "):
+            reshuffle = getattr(game, "reshuffle_unseen", None)
+            if reshuffle is not None:
+                reshuffle(random.Random(int(step.split()[1])))
+        else:
+            game.apply(step)
+    except (RuleboxError, ValueError, IndexError) as e:
+        raise StateError(f"step {number} ({step[:40]!r}) of the log does not replay: {e}") \
+            from None
+    return game
+
+
 def _movers_of(game: Game) -> list[int]:
     """Who made each move of ``game``'s history (replayed from its start)."""
     g = game_entry(game.id).cls.new(game.options())

@@ -38,7 +38,7 @@ from rulebox.core.errors import (
 from rulebox.core.game import Game
 from rulebox.core.registry import GameEntry, game_entry, game_ids
 from rulebox.match.agents import LOBBY_TIMES, AgentSpec
-from rulebox.match.table import Decision, Seat, Table, TableError, replay_log
+from rulebox.match.table import Decision, Seat, Table, TableError, position_at
 from rulebox.server.store import Store
 
 T = TypeVar("T")
@@ -739,41 +739,9 @@ def think_job(spec: str, game_id: str, state: dict[str, Any]) -> str:
     return str(AgentSpec.parse(spec).make(game_id).choose(table.game))
 
 
-def position_at(game_id: str, options: dict[str, str], steps: list[str], line: list[str]
-                ) -> Game:
-    """The game after the moves ``line`` as it last stood on the table's log (so that a
-    replay after takebacks shows what was dealt then)."""
-    found: Game | None = None
-    game = replay_log(game_id, options, [])
-    for k in range(len(steps) + 1):
-        if len(game.history) == len(line) and [str(m) for m in game.history] == line and (
-                k == len(steps) or not steps[k].startswith("!reshuffle")):
-            found = game.clone()
-        if k < len(steps):
-            game = _step(game, steps[k])
-    if found is None:
-        raise StateError("the position is not on the game's log")
-    return found
-
-
 async def _send(ws: Any, data: dict[str, Any]) -> None:
     with contextlib.suppress(asyncio.CancelledError):
         await asyncio.wait_for(ws.send_json(data), timeout=10)
-
-
-def _step(game: Game, step: str) -> Game:
-    """One step of a table's log."""
-    import random
-
-    if step == "!undo":
-        game.undo()
-    elif step.startswith("!reshuffle "):
-        reshuffle = getattr(game, "reshuffle_unseen", None)
-        if reshuffle is not None:
-            reshuffle(random.Random(int(step.split()[1])))
-    else:
-        game.apply(step)
-    return game
 
 
 def _rules_error(e: RuleboxError, text: str) -> ApiError:
