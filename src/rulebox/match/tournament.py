@@ -236,9 +236,9 @@ def open_log(path: str, header: Mapping[str, Any]) -> Callable[[GameResult], Non
 
     new = not os.path.exists(path) or os.path.getsize(path) == 0
     if not new:  # a line cut short by a stop must not run into the next one
-        with open(path, "rb") as f:
-            f.seek(-1, os.SEEK_END)
-            ends_clean = f.read(1) == b"\n"
+        with open(path, "rb") as raw:
+            raw.seek(-1, os.SEEK_END)
+            ends_clean = raw.read(1) == b"\n"
         if not ends_clean:
             with open(path, "a", encoding="utf-8") as f:
                 f.write("\n")
