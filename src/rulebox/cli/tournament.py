@@ -93,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
             raise RuleboxError("name at least one agent with --agents")
         if len({s.label for s in specs}) != len(specs):
             raise RuleboxError("name each agent once (vary a setting to tell two apart)")
-        for s in specs:  # fail early on unknown agents or settings
-            s.make(entry.id)
+        for spec in specs:  # fail early on unknown agents or settings
+            spec.make(entry.id)
         if args.games < 1:
             raise RuleboxError("--games must be at least 1")
         new_game(entry.id, options)
@@ -199,9 +199,9 @@ def run(args: argparse.Namespace) -> int:
             f"({summary.first_player_win_rate:.1%}, 95% CI {lo:.1%}-{hi:.1%}); "
             f"{n - summary.decided_games} drawn"
         )
-    errors = [r for r in summary.results if r.error]
-    for r in errors[:5]:
-        err.print(f"[yellow]game {r.index}:[/yellow] {r.error}")
+    errors = [res for res in summary.results if res.error]
+    for res in errors[:5]:
+        err.print(f"[yellow]game {res.index}:[/yellow] {res.error}")
     if args.csv:
         write_csv(summary, args.csv)
         console.print(f"wrote {args.csv}")
