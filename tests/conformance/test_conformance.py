@@ -79,6 +79,9 @@ def _check_step(game: Game, position: dict[str, Any], *, replay: bool) -> None:
         assert again.position_json() == loaded
     assert drawn.current_player() == game.current_player()
     assert sorted(map(str, drawn.legal_moves())) == sorted(map(str, moves))
+    # the text diagram round-trips exactly (STYLE.md 15)
+    text = game.diagram()
+    assert cls.from_diagram(text, game.options()).diagram() == text
     if replay:
         state = game.to_json()
         again = cls.from_json(json.loads(json.dumps(state)))

@@ -14,6 +14,7 @@ Subclasses implement the abstract methods marked below; everything else is share
 from __future__ import annotations
 
 import abc
+import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,6 +39,8 @@ CHANCE = -2
 """``current_player()`` at a chance node (no rulebox game has one; draws belong to moves)."""
 
 STATE_FORMAT = 1
+MAX_DIAGRAM = 20_000
+"""The longest diagram :meth:`Game.from_diagram` reads (a guard against oversized input)."""
 
 
 @dataclass(frozen=True)
@@ -320,6 +323,55 @@ class Game(abc.ABC):
         self._history = []
         self._drawn_start = self.position_json()
 
+    # --- the text diagram (FEN-like) ---------------------------------------------------------
+    def diagram(self) -> str:
+        """The position as one line of text, as FEN is for chess: the same form in tests, the
+        engine's ``load``, records and docs. :meth:`from_diagram` reads it back, and the round
+        trip is exact (``from_diagram(g.diagram()).diagram() == g.diagram()``).
+
+        Each game documents its form in its module docstring. Like FEN, a diagram leaves out the
+        history and (where a game says so) the repetition table; the JSON state keeps those.
+        This default, for a game without a form of its own, is the compact JSON of
+        :meth:`position_json`."""
+        return json.dumps(self.position_json(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def _read_diagram(cls, text: str) -> tuple[dict[str, Any], dict[str, str]]:
+        """Syntax only: the :meth:`position_json` data that ``text`` draws, and the options it
+        implies (Count Red's parities, say), as text; raise ``StateError`` if malformed. The
+        game's ``_load_position`` then checks the position against the rules."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise StateError(f"{cls.id}: not a diagram: {text[:40]!r}") from None
+        if not isinstance(data, dict):
+            raise StateError(f"{cls.id}: a diagram of this game is a JSON object")
+        return data, {}
+
+    @classmethod
+    def from_diagram(cls, text: str, options: Mapping[str, Any] | None = None) -> Self:
+        """A game in the position that ``text`` (a :meth:`diagram`) draws, with ``options`` (as
+        for :meth:`new`; the seed is drawn if missing). The position is the start of the game's
+        history, so undo stops there and ``to_json`` keeps it. Raises ``StateError`` for a
+        malformed diagram or one that breaks the rules, or one whose implied options contradict
+        ``options``."""
+        if not isinstance(text, str):
+            raise StateError("a diagram is text")
+        if len(text) > MAX_DIAGRAM:
+            raise StateError(f"a diagram is at most {MAX_DIAGRAM} characters")
+        position, implied = cls._read_diagram(" ".join(text.split()))
+        given = {str(k): v for k, v in (options or {}).items()}
+        for key, value in implied.items():
+            if key in given and str(given[key]).strip().lower() != value:
+                raise StateError(
+                    f"the diagram says {key}={value}, but the options say {key}={given[key]}"
+                )
+            given[key] = value
+        game = cls.new(given)
+        if position != game.position_json():
+            game._load_drawn(position)
+        return game
+
     # --- what a seat may see ---------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may see (``None``: a spectator) as JSON-able data.
@@ -363,6 +415,4 @@ class Game(abc.ABC):
     # --- helpers for search ---------------------------------------------------------------------
     def position_key(self) -> Any:
         """A hashable key of the position (player to move included); used by search tables."""
-        import json
-
         return json.dumps(self.position_json(), sort_keys=True)

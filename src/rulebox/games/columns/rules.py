@@ -5,10 +5,23 @@ gets a number (1, 2, ...) in the order it was placed; ``_owner`` and ``_kind`` d
 number lets the rules tell whether two supports belong to the same piece (COL-6, COL-7).
 The legal moves of the player to move are generated once per move and cached, because the
 game ends as soon as that list is empty (COL-8).
+
+The diagram (:meth:`Columns.diagram`, read by ``from_diagram`` and the engine's ``load``) is one
+line: the pins rank by rank as the board is drawn (rank 3 first, ranks separated by ``/``), files
+``a``-``d`` separated by ``,``, each pin's units bottom first (``.`` an empty pin), then the
+player to move. Light (player 0) units are upper case, dark (player 1) lower case: ``R`` roundel,
+``S`` single blocker, ``D<n>`` / ``T<n>`` a unit of double / triple blocker number ``n`` (the
+units of one piece share its number; pieces are numbered 1, 2, ... in the order the diagram
+meets them). The pieces in hand follow from the board. The start with dark to move, and the
+position after ``Ra1 Da2b2 Tb1c1^`` (dark's double on rank 2, light's triple thick on b1)::
+
+    .,.,.,./.,.,.,./.,.,.,. 1
+    .,.,.,./d1,d1,.,./R,T2T2,T2,. 1
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Self
 
 from rulebox.core.errors import Illegal, StateError
@@ -16,11 +29,13 @@ from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import int_option
 from rulebox.games.columns.geometry import (
     DIRECTED_PAIRS,
+    FILES,
     LEVELS,
     NUM_PINS,
     PAIRS,
     PIN_INDEX,
     PIN_NAMES,
+    RANKS,
     adjacent,
 )
 from rulebox.games.columns.moves import (
@@ -36,6 +51,8 @@ from rulebox.games.columns.moves import (
 )
 
 _R_ITEMS = tuple(enumerate(ROUNDELS))
+_UNIT = re.compile(r"[RSrs]|[DTdt]\d+")
+_START_DIAGRAM = ".,.,.,./.,.,.,./.,.,.,. 0"
 _S_ITEMS = tuple(enumerate(SINGLES))
 _D_ITEMS = tuple((a, b, m) for (a, b), m in zip(PAIRS, DOUBLES, strict=True))
 _TU_ITEMS = tuple((a, b, m) for (a, b), m in zip(DIRECTED_PAIRS, TRIPLES_UP, strict=True))
@@ -348,6 +365,55 @@ class Columns(Game):
                 ok = t[1] == t[0] + 1 and n in (t[0], t[1])
         if not ok:
             raise StateError(f"piece {label} does not have the shape of a {kind.noun}")
+
+    # --- the diagram (see the module docstring) ----------------------------------------------
+    def diagram(self) -> str:
+        numbers: dict[int, int] = {}
+        ranks = []
+        for rank in reversed(RANKS):
+            pins = []
+            for f in FILES:
+                units = []
+                for code in self._stacks[PIN_INDEX[f + rank]]:
+                    kind = self._kind[code]
+                    letter = "RSDT"[kind]
+                    if self._owner[code]:
+                        letter = letter.lower()
+                    if kind >= Kind.DOUBLE:
+                        letter += str(numbers.setdefault(code, len(numbers) + 1))
+                    units.append(letter)
+                pins.append("".join(units) or ".")
+            ranks.append(",".join(pins))
+        return "/".join(ranks) + f" {self._to_move}"
+
+    @classmethod
+    def _read_diagram(cls, text: str) -> tuple[dict[str, Any], dict[str, str]]:
+        fields = text.split(" ")
+        ranks = fields[0].split("/")
+        if len(fields) != 2 or fields[1] not in ("0", "1") or len(ranks) != len(RANKS):
+            raise StateError(
+                "a Columns diagram is three ranks of four pins (rank 3 first, ranks split by "
+                f"'/', pins by ','), then the player to move, e.g. {_START_DIAGRAM!r}"
+            )
+        pins: dict[str, list[str]] = {}
+        for rank, row in zip(reversed(RANKS), ranks, strict=True):
+            cells = row.split(",")
+            if len(cells) != len(FILES):
+                raise StateError(f"rank {rank} of the diagram needs 4 pins, a to d: {row[:40]!r}")
+            for f, cell in zip(FILES, cells, strict=True):
+                name = f + rank
+                if cell == ".":
+                    continue
+                units = _UNIT.findall(cell)
+                if "".join(units) != cell:
+                    raise StateError(
+                        f"pin {name}: {cell[:20]!r} is not a stack of units (R, S, D<n>, T<n>; "
+                        "dark in lower case)"
+                    )
+                pins[name] = [
+                    ("1" if u[0].islower() else "0") + u[0].upper() + u[1:] for u in units
+                ]
+        return {"to_move": int(fields[1]), "pins": pins}, {}
 
     def view(self, player: int | None) -> dict[str, Any]:
         data = super().view(player)

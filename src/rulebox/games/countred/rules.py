@@ -13,13 +13,28 @@ one exact integer.
 The legal moves of the player to move are generated once per move and cached: the turn order
 needs them anyway, because a player without a legal move is skipped (CR-11).
 
-``check_move`` does not use the caches: it counts from the board, says which rule a move breaks
-and why, and so doubles as an independent check of the fast generator (see the tests).
+``illegal_reason`` does not use the caches: it counts from the board, says which rule a move
+breaks and why, and so doubles as an independent check of the fast generator (see the tests).
+
+The diagram (:meth:`CountRed.diagram`, read by ``from_diagram`` and the engine's ``load``) is one
+line: the board row by row as it is drawn (row 4 first, rows separated by ``/``, fields ``A``-``D``
+separated by ``,``), each field's pieces bottom first (``r2`` red 2, ``b3`` black 3, ``.`` an
+empty field), then ``:P`` for a stack formed by player P (CR-7) and ``#`` for a locked field
+(CR-10); then the player to move, ``e0`` or ``e1`` (the player who moves on even counts, CR-2; it
+sets the option ``even``), the moves since the last new three (CR-13), and how often the
+current position has occurred (CR-12). Like FEN, the diagram leaves out the earlier positions
+of the repetition table; the JSON state keeps them. A finished game ends in ``over``, the
+winner (``-`` for none) and the reason. The start with ``even=0 first=0``, and the position
+after ``D4-A3`` (player 0 stacks black 0 on black 1)::
+
+    r0,b0,r0,b0/b1,r1,b1,r1/r2,b2,r2,b2/b3,r3,b3,r3 0 e0 0 1
+    r0,b0,r0,./b1b0:0,r1,b1,r1/r2,b2,r2,b2/b3,r3,b3,r3 1 e0 1 1
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, StateError
@@ -76,6 +91,8 @@ _LOCK_BIT = 1 << 8
 _WINDOWS = ((0, 1, 2), (1, 2, 3))  # rows of a column that make a three (CR-10)
 _WINDOWS_THROUGH = tuple(tuple(w for w in _WINDOWS if row in w) for row in range(4))
 _FIELDS = tuple(range(NUM_FIELDS))
+_CELL = re.compile(r"^(\.|(?:[rRbB][0-3]){1,2})(?::([01]))?(#?)$")
+_START = "r0,b0,r0,b0/b1,r1,b1,r1/r2,b2,r2,b2/b3,r3,b3,r3 0 e0 0 1"
 
 
 class _ThreeUndo(NamedTuple):
@@ -574,6 +591,92 @@ class CountRed(Game):
             if over is None
             else {"winners": list(over.winners), "reason": over.reason},
         }
+
+    # --- the diagram (see the module docstring) ----------------------------------------------
+    def diagram(self) -> str:
+        rows = []
+        for row in reversed(range(4)):
+            cells = []
+            for col in range(4):
+                f = row * 4 + col
+                cell = "".join(piece_text(p) for p in self.pieces(f)) or "."
+                if self._top[f]:
+                    cell += f":{self._former[f]}"
+                if self.is_locked(f):
+                    cell += "#"
+                cells.append(cell)
+            rows.append(",".join(cells))
+        text = (f"{'/'.join(rows)} {self._to_move} e{self._parity.index(0)} {self._fifty} "
+                f"{self.occurrences()}")
+        over = self._over
+        if over is not None:
+            winners = ",".join(map(str, over.winners)) or "-"
+            text += f" over {winners} {over.reason}"
+        return text
+
+    @classmethod
+    def _read_diagram(cls, text: str) -> tuple[dict[str, Any], dict[str, str]]:
+        fields = text.split(" ")
+        rows = fields[0].split("/")
+        if (
+            len(fields) < 5
+            or len(rows) != 4
+            or fields[1] not in ("0", "1")
+            or fields[2] not in ("e0", "e1")
+            or not fields[3].isdigit()
+            or not fields[4].isdigit()
+            or (len(fields) > 5 and (fields[5] != "over" or len(fields) < 8))
+        ):
+            raise StateError(
+                "a Count Red diagram is the board (row 4 first, rows split by '/', fields by "
+                "','), the player to move, e0 or e1 (who moves on even counts), the moves since "
+                f"the last three and the occurrences of the position, e.g. {_START!r}"
+            )
+        board: dict[str, list[str]] = {}
+        formed: dict[str, int] = {}
+        locked: list[str] = []
+        key_rows = []
+        for row, line in zip("4321", rows, strict=True):
+            cells = line.split(",")
+            if len(cells) != 4:
+                raise StateError(f"row {row} of the diagram needs 4 fields, A to D: {line[:40]!r}")
+            key_cells = []
+            for col, cell in zip(COLUMNS, cells, strict=True):
+                name = col + row
+                m = _CELL.match(cell)
+                if not m:
+                    raise StateError(
+                        f"{name}: {cell[:20]!r} is not a field (pieces such as r2 or b3r2, "
+                        "then :P for a stack's former and # if locked; . for empty)"
+                    )
+                pieces, former, lock = m.group(1), m.group(2), m.group(3)
+                pieces = "" if pieces == "." else pieces.lower()
+                board[name] = [pieces[i:i + 2] for i in range(0, len(pieces), 2)]
+                if former is not None:
+                    formed[name] = int(former)
+                if lock:
+                    locked.append(name)
+                key_cells.append(pieces + lock)
+            key_rows.append(",".join(key_cells))
+        position: dict[str, Any] = {
+            "to_move": int(fields[1]),
+            "fields": board,
+            "formed_by": formed,
+            "locked": locked,
+            "fifty": int(fields[3]),
+            "seen": {"/".join(reversed(key_rows)) + f" {fields[1]}": int(fields[4])}
+            if fields[4] != "0" else {},  # a finished game may not have counted its position
+            "over": None,
+        }
+        if len(fields) > 5:
+            winners = fields[6]
+            if winners not in ("-", "0", "1"):
+                raise StateError("after over comes the winner (0 or 1, - for none) and why")
+            position["over"] = {
+                "winners": [] if winners == "-" else [int(winners)],
+                "reason": " ".join(fields[7:]),
+            }
+        return position, {"even": fields[2][1]}
 
     def _load_position(self, data: dict[str, Any]) -> None:
         if not isinstance(data, dict):

@@ -15,6 +15,30 @@ Decisions where the texts are silent (also in rules.md):
 * DSC-7, 100 turns: a turn counts when it ends; the ``end`` of the 100th turn in a row without a
   new token ends the game as a draw.
 
+The diagram (:meth:`Discs.diagram`, read by ``from_diagram`` and the engine's ``load``) is one
+line of space-separated fields:
+
+1. the board rank by rank as it is drawn (rank 3 first, ranks separated by ``/``, discs ``a``-``c``
+   separated by ``,``), each disc its colour (``R G B``, ``?`` before the set-up) and its five
+   holes in the order ``c ne nw se sw`` (``.`` empty, ``0``/``1`` a pin of that player);
+2. the player to move and the phase: ``a`` arrange, ``c`` choose, ``m`` main action, ``b``
+   blocking actions (``0m``);
+3. ``s`` and the player with the silver pins (``s-`` before the choice);
+4. each player's starting discs, player 0 first, upper case while still home (DSC-5:
+   ``A3C1,a1C3``; ``-`` before the choice);
+5. the locking pins and 6. the barriers, player 0 first (``a1.ne,-``; ``b2.ne-c3.sw,-``);
+7. the tokens (``RG,-``);
+8. what this turn did so far: ``l`` a lock action, ``b`` a barrier action, ``t`` a token
+   earned (``-`` nothing);
+9. ``1`` if the last turn was a pass, else ``0``; 10. the turns in a row without a new token;
+11. for a finished game, ``over``, the winner (``-`` for none) and the reason.
+
+Like FEN, the diagram leaves out the repetition table (DSC-7); ``from_diagram`` counts the
+position once if a turn begins there. The position after the set-up ``arrange RGBRGBRGB``,
+``choose silver a1c3`` (player 1 silver on a1 and c3, player 0 on a3 and c1)::
+
+    R00000,G.....,B11111/R.....,G.....,B...../R11111,G.....,B00000 0m s1 A3C1,A1C3 -,- -,- -,- - 0 0
+
 Representation (chosen for speed; see ``bench/bench_discs.py``): ``_board`` is a bytearray of the
 45 holes (0 empty, 1 a pin of player 0, 2 a pin of player 1); ``_pins[p]`` lists the holes of
 player p's pins; ``_count[p][d]`` counts p's pins on disc d; tokens, starting discs and the discs
@@ -780,7 +804,10 @@ class Discs(Game):
         if quiet == limit and self._result is None:
             raise StateError(f"{limit} quiet turns end the game [DSC-7]")
         self._passes, self._quiet = passes, quiet
-        seen = data.get("seen", {})
+        seen = data.get("seen")
+        if seen is None:  # a drawn position (a diagram): count it once if a turn begins here
+            start = self._phase == Phase.MAIN and self._result is None
+            seen = {self._start_key(): 1} if start else {}
         if not isinstance(seen, dict) or not all(
             isinstance(k, str) and len(k) < 200 and isinstance(v, int) and not isinstance(v, bool)
             and 1 <= v <= REPETITION_LIMIT for k, v in seen.items()
@@ -789,6 +816,135 @@ class Discs(Game):
         if self._result is None and REPETITION_LIMIT in seen.values():
             raise StateError("a position seen three times ends the game [DSC-7]")
         self._reps = dict(seen)
+
+    # --- the diagram (see the module docstring) ----------------------------------------------
+    def diagram(self) -> str:
+        board = self._board
+        ranks = []
+        for rank in "321":
+            discs = []
+            for f in "abc":
+                d = DISC_INDEX[f + rank]
+                base = d * HOLES_PER_DISC
+                holes = bytes(board[base:base + HOLES_PER_DISC]).translate(_BOARD_TEXT).decode()
+                discs.append(self.disc_colour(d) + holes)
+            ranks.append(",".join(discs))
+
+        def pair(values: list[str]) -> str:
+            return ",".join(v or "-" for v in values)
+
+        if self._phase >= _MAIN:
+            starts = []
+            for p in (0, 1):
+                names = [DISC_NAMES[d] for d in _bits(self._start[p])]
+                starts.append("".join(
+                    n.upper() if self._home[p] >> DISC_INDEX[n] & 1 else n for n in names
+                ))
+            start = ",".join(starts)
+        else:
+            start = "-"
+        flags = "".join(c for c, on in zip("lbt", (self._lock_done, self._bar_done,
+                                                   self._earned), strict=True) if on)
+        fields = [
+            "/".join(ranks),
+            f"{self._to_move}{'acmb'[self._phase]}",
+            "s" + (str(self._silver) if self._silver >= 0 else "-"),
+            start,
+            pair([HOLE_NAMES[h] if h >= 0 else "" for h in self._lock]),
+            pair([LINE_NAMES[b] if b >= 0 else "" for b in self._bar]),
+            pair([self.tokens(p) for p in (0, 1)]),
+            flags or "-",
+            str(self._passes),
+            str(self._quiet),
+        ]
+        if self._result is not None:
+            winners = ",".join(map(str, self._result.winners)) or "-"
+            fields += ["over", winners, self._result.reason]
+        return " ".join(fields)
+
+    @classmethod
+    def _read_diagram(cls, text: str) -> tuple[dict[str, Any], dict[str, str]]:
+        fields = text.split(" ")
+        if len(fields) < 10 or (len(fields) > 10 and (fields[10] != "over" or len(fields) < 13)):
+            raise StateError(
+                "a Discs diagram is the board (rank 3 first, ranks split by '/', discs by ','), "
+                "the player and phase (0m), the silver player (s1), the starting discs, locks, "
+                "barriers, tokens, this turn's flags, passes and quiet turns (see "
+                "rulebox.games.discs.rules)"
+            )
+        ranks = fields[0].split("/")
+        to_phase, silver, start = fields[1], fields[2], fields[3]
+        if (
+            len(ranks) != 3
+            or len(to_phase) != 2
+            or to_phase[0] not in "01"
+            or to_phase[1] not in "acmb"
+            or silver not in ("s-", "s0", "s1")
+            or not fields[8].isdigit()
+            or not fields[9].isdigit()
+        ):
+            raise StateError(f"not a Discs diagram: {text[:60]!r}")
+        colours = {}
+        pins: list[list[str]] = [[], []]
+        for rank, line in zip("321", ranks, strict=True):
+            discs = line.split(",")
+            if len(discs) != 3:
+                raise StateError(f"rank {rank} of the diagram needs 3 discs, a to c")
+            for f, disc in zip("abc", discs, strict=True):
+                name = f + rank
+                if len(disc) != 1 + HOLES_PER_DISC or set(disc[1:]) - set(".01"):
+                    raise StateError(
+                        f"disc {name}: {disc[:12]!r} is a colour R G B (or ?) and five holes "
+                        "c ne nw se sw, each . 0 or 1"
+                    )
+                colours[name] = disc[0].upper()
+                base = DISC_INDEX[name] * HOLES_PER_DISC
+                for k, ch in enumerate(disc[1:]):
+                    if ch != ".":
+                        pins[int(ch)].append(HOLE_NAMES[base + k])
+
+        def pair(token: str) -> list[str | None]:
+            parts = token.split(",")
+            if len(parts) != 2:
+                raise StateError(f"{token[:30]!r} must be two values split by ',' (- for none)")
+            return [None if v == "-" else v for v in parts]
+
+        starts: list[list[str]] = [[], []]
+        homes: list[list[str]] = [[], []]
+        if start != "-":
+            for p, text_p in enumerate(pair(start)):
+                names = [(text_p or "")[i:i + 2] for i in range(0, len(text_p or ""), 2)]
+                starts[p] = [n.lower() for n in names]
+                homes[p] = [n.lower() for n in names if n.isupper()]
+        tokens = pair(fields[6])
+        flags = fields[7]
+        if flags != "-" and (set(flags) - set("lbt") or len(set(flags)) != len(flags)):
+            raise StateError("this turn's flags are some of l b t, or -")
+        position: dict[str, Any] = {
+            "phase": _PHASE_NAMES["acmb".index(to_phase[1])],
+            "to_move": int(to_phase[0]),
+            "discs": "".join(colours[DISC_NAMES[d]] for d in ARRANGE_ORDER),
+            "silver": None if silver == "s-" else int(silver[1]),
+            "pins": [sorted(p) for p in pins],
+            "start": starts,
+            "home": homes,
+            "locks": pair(fields[4]),
+            "barriers": pair(fields[5]),
+            "tokens": [t or "" for t in tokens],
+            "turn": {"lock": "l" in flags, "bar": "b" in flags, "token": "t" in flags},
+            "passes": int(fields[8]),
+            "quiet_turns": int(fields[9]),
+            "result": None,
+        }
+        if len(fields) > 10:
+            winners = fields[11]
+            if winners not in ("-", "0", "1"):
+                raise StateError("after over comes the winner (0 or 1, - for none) and why")
+            position["result"] = {
+                "winners": [] if winners == "-" else [int(winners)],
+                "reason": " ".join(fields[12:]),
+            }
+        return position, {}
 
     def position_key(self) -> Any:
         return (self._start_key(), self._phase, self._lock_done, self._bar_done, self._earned,

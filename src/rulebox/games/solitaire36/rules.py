@@ -8,6 +8,17 @@ keep in step with the grid, so that move generation is a few integer operations 
 Draws belong to the move that causes them (S36-1, S36-3): the order of the draw pile is fixed by
 ``deck=`` or the seed when the game begins (S36-10) and is hidden from the player
 (``view`` lists the unseen cards as a set; ``determinize`` reshuffles them).
+
+The diagram (:meth:`Solitaire36.diagram`, read by ``from_diagram`` and the engine's ``load``) is
+one line of four fields: the grid rank by rank as it is drawn (rank 6 first, ranks separated by
+``/``, files ``a``-``f``, a colour letter ``R Y G B K W`` or ``.`` for an empty cell), the
+face-up cards as they lie, the draw pile (next card first) and the discard pile (first
+discarded first), cards separated by ``,`` and ``-`` for none. The pile order is hidden from the
+player: a diagram is the server's full position, never a view. With ``green=`` or
+``grid=random`` in force the options must be given as well. The start of deal ``seed=1``, cut
+short here (``...``) for the docs::
+
+    WWWWWW/KKKKKK/BBBBBB/GGGGGG/YYYYYY/RRRRRR G5,B4 W2,G3,R6,...,B2,Y6 -
 """
 
 from __future__ import annotations
@@ -483,6 +494,32 @@ class Solitaire36(Game):
         self._discard = discard
         self._undo = []
         self._legal = None
+
+    # --- the diagram (see the module docstring) ----------------------------------------------
+    def diagram(self) -> str:
+        def cards(codes: list[str]) -> str:
+            return ",".join(codes) or "-"
+
+        pos = self.position_json()
+        return " ".join((
+            "/".join(reversed(pos["grid"])),
+            cards(pos["faceup"]),
+            cards(pos["pile"]),
+            cards(pos["discard"]),
+        ))
+
+    @classmethod
+    def _read_diagram(cls, text: str) -> tuple[dict[str, Any], dict[str, str]]:
+        fields = text.split(" ")
+        rows = fields[0].split("/")
+        if len(fields) != 4 or len(rows) != SIZE:
+            raise StateError(
+                "a 36 to 1 diagram is the grid (six ranks, rank 6 first, split by '/'), the "
+                "face-up cards, the draw pile (next first) and the discard pile, cards split by "
+                "',' and '-' for none"
+            )
+        faceup, pile, discard = ([] if f == "-" else f.split(",") for f in fields[1:])
+        return {"grid": rows[::-1], "faceup": faceup, "pile": pile, "discard": discard}, {}
 
     def view(self, player: int | None) -> dict[str, Any]:
         """The grid, the face-up cards, the discard pile (S36-4), how many cards are left and

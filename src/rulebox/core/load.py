@@ -1,0 +1,67 @@
+"""Any game from one line of text: a JSON state or a diagram.
+
+:func:`load_any` is what the engine's ``load`` calls (and a record or a test may): it accepts
+
+* a JSON state, as ``state`` prints it (``{"game": ..., ...}``, see ``Game.to_json``), or
+* a diagram: ``<game> [key=value ...] <diagram>``, the game id, any options, then the game's
+  diagram (``Game.diagram``), e.g. ``columns seed=3 .,.,.,./.,.,.,./R,.,.,. 1``.
+
+Options come before the diagram; a diagram's first field never contains ``=``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rulebox.core.errors import StateError, UnknownNameError
+from rulebox.core.game import MAX_DIAGRAM, Game
+from rulebox.core.registry import GameEntry, game_entry
+
+_OPTION = re.compile(r"^[a-z_][a-z0-9_]*=", re.IGNORECASE)
+
+
+def load_any(text: str) -> Game:
+    """The game that ``text`` writes (a JSON state or ``<game> [key=value ...] <diagram>``);
+    ``StateError`` (a ``RuleboxError``) for anything else, with the reason."""
+    if not isinstance(text, str):
+        raise StateError("a state or diagram is text")
+    text = text.strip()
+    if len(text) > MAX_DIAGRAM * 50:
+        raise StateError("the state is too long")
+    if text.startswith("{"):
+        try:
+            data: Any = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise StateError(f"not valid JSON: {e}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+            raise StateError('a state is a JSON object with a "game" field')
+        return _entry(data["game"]).cls.from_json(data)
+    words = text.split()
+    if not words:
+        raise StateError("write a JSON state or <game> [key=value ...] <diagram>")
+    cls = _entry(words[0]).cls
+    options: dict[str, str] = {}
+    rest = words[1:]
+    while rest and _OPTION.match(rest[0]):
+        key, _, value = rest.pop(0).partition("=")
+        options[key.lower()] = value
+    if not rest:
+        raise StateError(f"no diagram after the game and its options; e.g. {cls.id} "
+                         f"{cls.new({'seed': '0'}).diagram()}")
+    return cls.from_diagram(" ".join(rest), options)
+
+
+def _entry(name: str) -> GameEntry:
+    try:
+        return game_entry(name)
+    except UnknownNameError as e:
+        raise StateError(str(e)) from None
+
+
+def diagram_line(game: Game) -> str:
+    """The line :func:`load_any` reads back to this position with every option in force:
+    ``<game> key=value ... <diagram>``."""
+    opts = " ".join(f"{k}={v}" for k, v in game.options().items())
+    return f"{game.id} {opts} {game.diagram()}".replace("  ", " ")
