@@ -68,7 +68,7 @@ class Session:
     def show_events(self) -> None:
         """Print what happened since the last time (moves, announcements, draws...)."""
         for ev in self.table.events_since(self.seen):
-            if ev.kind in ("undo", "game_over") or not ev.text:
+            if ev.kind in ("undo", "game_over", "resigned") or not ev.text:  # said elsewhere
                 continue
             style = STYLES.get(ev.kind, "bold magenta")
             if ev.kind == "move" and ev.player is not None and \

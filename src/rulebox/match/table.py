@@ -500,7 +500,8 @@ class Table:
         self._open(seat)
         winners = tuple(self.opponents(seat)) if self.game.num_players > 1 else ()
         who = " and ".join(self.name(w) for w in winners)
-        text = f"{self.name(seat)} resigns" + (f"; {who} win" if who else "")
+        verb = "wins" if len(winners) == 1 else "win"
+        text = f"{self.name(seat)} resigns" + (f"; {who} {verb}" if who else "")
         self.ending = Ending("resigned", text, winners)
         self.draw_offer = None
         self._bump()
