@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from rulebox.core import new_game  # noqa: E402
 from rulebox.env import gymnasium_env  # noqa: E402
-from rulebox.env.gymnasium_env import register_all  # noqa: E402
+from rulebox.env.gymnasium_adapter import register_all  # noqa: E402
 
 GAMES = ("columns", "36to1", "countred", "discs", "columba")
 

@@ -19,6 +19,14 @@ from rulebox.env import pettingzoo_env  # noqa: E402
 GAMES = ("columns", "36to1", "countred", "discs", "columba")
 
 
+def test_the_factories_stay_functions_after_the_adapters_are_imported() -> None:
+    import rulebox.env
+    import rulebox.env.gymnasium_adapter
+    import rulebox.env.pettingzoo_adapter
+
+    assert callable(rulebox.env.pettingzoo_env) and callable(rulebox.env.gymnasium_env)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_pettingzoo_api_test(game_id: str) -> None:
     with warnings.catch_warnings():

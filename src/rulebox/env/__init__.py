@@ -25,8 +25,8 @@ from rulebox.env.actions import (
 from rulebox.env.observations import Observer, observer
 
 if TYPE_CHECKING:
-    from rulebox.env.gymnasium_env import RuleboxGymEnv
-    from rulebox.env.pettingzoo_env import RuleboxAECEnv
+    from rulebox.env.gymnasium_adapter import RuleboxGymEnv
+    from rulebox.env.pettingzoo_adapter import RuleboxAECEnv
 
 __all__ = [
     "COLUMBA_WINDOW",
@@ -45,8 +45,8 @@ __all__ = [
 def pettingzoo_env(
     game_id: str, render_mode: str | None = None, illegal: str = "raise", **options: Any
 ) -> RuleboxAECEnv:
-    """A PettingZoo AEC environment of ``game_id`` (see :mod:`rulebox.env.pettingzoo_env`)."""
-    from rulebox.env.pettingzoo_env import RuleboxAECEnv
+    """A PettingZoo AEC environment of ``game_id`` (:mod:`rulebox.env.pettingzoo_adapter`)."""
+    from rulebox.env.pettingzoo_adapter import RuleboxAECEnv
 
     return RuleboxAECEnv(game_id, render_mode=render_mode, illegal=illegal, **options)
 
@@ -59,8 +59,8 @@ def gymnasium_env(
     illegal: str = "lose",
     **options: Any,
 ) -> RuleboxGymEnv:
-    """A Gymnasium environment of ``game_id`` (see :mod:`rulebox.env.gymnasium_env`)."""
-    from rulebox.env.gymnasium_env import RuleboxGymEnv
+    """A Gymnasium environment of ``game_id`` (:mod:`rulebox.env.gymnasium_adapter`)."""
+    from rulebox.env.gymnasium_adapter import RuleboxGymEnv
 
     return RuleboxGymEnv(
         game_id, opponent=opponent, seat=seat, render_mode=render_mode, illegal=illegal,
