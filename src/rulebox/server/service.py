@@ -601,7 +601,7 @@ class GameService:
             live.computer_task = asyncio.get_running_loop().create_task(self._computers(live))
 
     async def _think(self, live: LiveGame, decision: Decision, state: dict[str, Any],
-                     snapshot: Table) -> Any:
+                     snapshot: Game) -> Any:
         """The agent's move for ``decision``: in a worker process from the table's state, or,
         when there is no working worker process, in a thread here (the same agent: a broken
         pool is not the agent's failure). An agent's own error propagates."""
@@ -612,7 +612,8 @@ class GameService:
                                                   live.entry.id, state)
             except BrokenProcessPool:
                 self._procs = None
-        return await loop.run_in_executor(self._think_threads, snapshot.think, decision)
+        agent = decision.spec.make(live.entry.id)
+        return await loop.run_in_executor(self._think_threads, agent.choose, snapshot)
 
     async def _computers(self, live: LiveGame) -> None:
         """The computer's turn: the table's decisions, thought out of the lock; a decision
@@ -627,7 +628,7 @@ class GameService:
                         live.computer_task = None
                         return
                     state = table.to_json()
-                    snapshot = Table.from_json(state, table.seats)
+                    snapshot = table.game.clone()
                 try:
                     move: Any = await self._think(live, decision, state, snapshot)
                     error: BaseException | None = None
