@@ -79,6 +79,11 @@ def test_reset_seed_is_the_rulebox_seed_and_rewards_are_returns(game_id: str) ->
     assert [rewards[a] for a in env.possible_agents] == env.table.game.returns()
 
 
+def test_the_seed_is_given_to_reset_not_as_an_option() -> None:
+    with pytest.raises(ValueError, match="reset"):
+        pettingzoo_env("columns", seed=3)
+
+
 def test_the_mask_belongs_to_the_agent_to_move_only() -> None:
     env = pettingzoo_env("columns")
     env.reset(seed=1)

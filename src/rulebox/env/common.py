@@ -33,7 +33,9 @@ class Table:
 
     def __init__(self, game_id: str, options: Mapping[str, Any] | None = None) -> None:
         self.game_id = game_id
-        self.options = {k: v for k, v in dict(options or {}).items() if k != "seed"}
+        self.options = dict(options or {})
+        if "seed" in self.options:
+            raise ValueError("give the seed to reset(seed=...), not as a game option")
         self.space: ActionSpace = action_space(game_id)
         self.observer: Observer = observer(game_id)
         probe = new_game(game_id, {**self.options, "seed": "0"})
