@@ -264,6 +264,8 @@ class AlphaBetaSearch:
                     if alpha >= beta:
                         self._note_cutoff(move, ply, depth)
                         break
+                if q == TERMINAL and v > 0:
+                    break  # a win with this move: no other move wins sooner
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         index = None if best_move is None else moves.index(best_move)
         self.table.put(key, depth, best, flag, index)
@@ -358,8 +360,14 @@ class AlphaBetaSearch:
         if self.h.order_key is not None:
             order.sort(key=lambda m: self.h.order_key(game, m), reverse=True)  # type: ignore[misc]
         if self.h.forcing_moves is not None:
-            urgent = self.h.forcing_moves(game)
-            order.sort(key=lambda m: m in urgent, reverse=True)
+            urgent = {m: len(order) - i for i, m in enumerate(self.h.forcing_moves(game))}
+            order.sort(key=lambda m: urgent.get(m, 0), reverse=True)  # wins first
+        if self.h.winning_moves is not None:
+            wins = [m for m in order if m in self.h.winning_moves(game)]
+            if wins:  # a win in one: nothing searches better
+                game.apply_unchecked(wins[0])
+                value = terminal_value(game, p, 1)
+                return SearchResult(wins[0], value, 1, self.nodes, True)
         free = self.free_plies
         for depth in range(1, self.max_depth + 1):
             self._cut = False
@@ -382,6 +390,8 @@ class AlphaBetaSearch:
                     if v > it_best:
                         it_best, it_move = v, move
                         alpha = max(alpha, v)
+                    if v >= WIN - 0.5:
+                        break  # a proven win
             except SearchTimeout:
                 # a move of the unfinished depth that beat the previous best is searched enough
                 if it_move is not None and it_move != best_move:
