@@ -45,6 +45,29 @@ def play(args: tuple[str, int, float | None]) -> tuple[int, int, float]:
     return int(left == 1), left, slowest
 
 
+def logged(path: str, jobs: list[tuple[str, int, float | None]]) -> list[tuple[int, int, float]]:
+    """Play ``jobs`` one after the other, appending each result to the JSON-lines file
+    ``path``; deals already in the file (same agent and time) are not played again."""
+    done: dict[tuple[str, int, float | None], tuple[int, int, float]] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                done[(r["agent"], r["deal"], r["time"])] = (r["won"], r["left"], r["slowest"])
+    except FileNotFoundError:
+        pass
+    out = []
+    for job in jobs:
+        if job not in done:
+            won, left, slowest = play(job)
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"agent": job[0], "deal": job[1], "time": job[2],
+                                    "won": won, "left": left, "slowest": slowest}) + "\n")
+            done[job] = (won, left, slowest)
+        out.append(done[job])
+    return out
+
+
 def sign_test(a: int, b: int) -> float:
     """Two-sided exact binomial p-value of ``a`` against ``b`` discordant deals (p = 1/2)."""
     n = a + b
@@ -64,6 +87,9 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=None)
     parser.add_argument("--json", metavar="FILE", help="write every deal's result to FILE")
     parser.add_argument("--against", metavar="FILE", help="earlier --json results to compare")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append each deal's result to FILE as it ends (JSON lines; with "
+                             "--workers 1); the same command goes on where a stopped run left off")
     args = parser.parse_args()
     seeds = range(args.first, args.first + args.deals)
     won: dict[str, list[int]] = {}
@@ -71,7 +97,9 @@ def main() -> None:
     for label in labels:
         t0 = time.perf_counter()
         jobs = [(label, s, args.time) for s in seeds]
-        if args.workers > 1:
+        if args.log:
+            results = logged(args.log, jobs)
+        elif args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
                 results = list(pool.map(play, jobs, chunksize=8))
         else:

@@ -21,9 +21,9 @@ the model is the same for 2, 3 and 4 players. The model is logistic
   CB-4); ``reach``: the open slots whose colour lies on the territory where the side may capture
   it (CB-3);
 - ``falcons``: adult falcons and half the chicks (CB-8);
-- ``exposed``: the side's estate squares an opponent's falcon could cut off (squares whose
-  removal splits an estate away from its dovecote), times the opponents' falcons in hand or
-  soon in hand, / 4;
+- ``exposed``: the side's estate squares an opponent's falcon could take or cut off (roughly,
+  those with fewer than three neighbours in the estate), times the opponents' falcons in hand
+  or soon in hand, / 4;
 - ``tempo``: for the player to move (and the side), the best region a dovecote may still take
   this turn (the largest unowned region, doubled if a large dovecote is left), / 4;
 - ``largest``: the largest estate (the tie-break of CB-11), / 5.
@@ -90,27 +90,15 @@ def _regions(sq: dict[int, tuple[Any, ...]]) -> tuple[dict[int, int], list[list[
     return label, regs
 
 
-def _cut_squares(members: list[int], cote: int) -> int:
-    """How many squares of an estate a falcon on one square would cut off from the dovecote
-    (summed over the squares a falcon may take: not the dovecote's)."""
+def _exposed(members: list[int]) -> int:
+    """The squares of an estate a falcon could take or cut off, roughly: those with fewer than
+    three neighbours in the estate (an interior square with three or four is hard to cut)."""
     inside = set(members)
-    total = 0
-    if len(members) <= 2:
-        return len(members) - 1
-    for f in members:
-        if f == cote:
-            continue
-        seen = {cote}
-        stack = [cote]
-        while stack:
-            a = stack.pop()
-            for d in NEIGHBOURS:
-                b = a + d
-                if b in inside and b != f and b not in seen:
-                    seen.add(b)
-                    stack.append(b)
-        total = max(total, len(members) - len(seen))
-    return total
+    thin = 0
+    for k in members:
+        if sum(1 for d in NEIGHBOURS if k + d in inside) < 3:
+            thin += 1
+    return max(0, thin - 1)
 
 
 def regions_of(game: Game) -> tuple[dict[int, int], list[list[int]], list[int]]:
@@ -173,22 +161,20 @@ def side_measures(game: Game) -> list[list[float]]:
                     wild.add(b)
         row = per[p]
         row[3] += mult * (len(room) + 2 * len(wild)) * frac / 4
-        row[7] += mult * _cut_squares(members, cote_of[rid])
+        row[7] += mult * _exposed(members)
         row[9] = max(row[9], len(members) / 5)
-    # coverable squares of each colour, per side (for the objective's reach)
+    # colours the sides may capture: a region free or of the side, with a wild field
     free_colours: list[set[int]] = [set() for _ in sides]
-    for k, s in sq.items():
-        if s[0] != FIELD or k in cotes:
-            continue
-        rid = label[k]
-        o = owner[rid]
-        for i, side in enumerate(sides):
-            if o < 0 or o in side:
-                free_colours[i].add(s[1])
     best_free = 0
     for rid, members in enumerate(regs):
-        if owner[rid] < 0:
+        o = owner[rid]
+        if o < 0:
             best_free = max(best_free, len(members))
+        colour = sq[members[0]][1]
+        if any(sq[k][0] == FIELD and k not in cotes for k in members):
+            for i, side in enumerate(sides):
+                if o < 0 or o in side:
+                    free_colours[i].add(colour)
     for p in range(n):
         row = per[p]
         row[0] = scores[p] / 5
