@@ -423,3 +423,23 @@ def test_a_record_with_takebacks_replays_each_position_as_it_was_dealt() -> None
     assert record.replay(upto=1).view(0) == after_one
     assert record.replay(upto=2).position_json() == t.game.position_json()
     assert record.replay(upto=0).view(0) == new_game("36to1", {"seed": "3"}).view(0)
+
+
+def test_the_turn_clock_halves_while_decisions_follow_and_restarts_for_a_bonus_move() -> None:
+    """Discs' main action is followed by blocking actions (half of what is left); Count Red's
+    move is its turn's only decision (all of it), and a bonus move (CR-10) after it gets a
+    clock of its own, while a decision a multi-action turn did not foresee gets what is
+    left."""
+    from rulebox.ai.budget import TurnClock, more_decisions_follow
+
+    discs = new_game("discs", {"seed": "1"})
+    discs.apply("arrange RGBRGBRGB")
+    discs.apply("choose silver a1c3")
+    assert more_decisions_follow(discs)
+    clock = TurnClock(1.0)
+    assert 0.4 < clock.share(discs) <= 0.5 and not clock.restarts()
+    countred = new_game("countred", {"seed": "1"})
+    assert not more_decisions_follow(countred)
+    assert not more_decisions_follow(new_game("36to1", {"seed": "1"}))  # a solitaire's move
+    clock = TurnClock(1.0)
+    assert clock.share(countred) > 0.9 and clock.restarts()

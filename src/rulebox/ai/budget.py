@@ -59,17 +59,23 @@ def more_decisions_follow(game: Any, probe: int = 24) -> bool:
 
 class TurnClock:
     """The clock of one turn of ``seconds``: :meth:`share` is the ``time=`` of the next
-    decision (see the module text)."""
+    decision (see the module text). :meth:`restarts` says whether a further decision of the
+    same player is a new turn's (a bonus move after a one-decision turn, CR-10) rather than a
+    decision the estimate missed, which gets what is left."""
 
-    __slots__ = ("deadline", "final", "seconds", "start")
+    __slots__ = ("deadline", "final", "multi", "seconds", "start")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.start = _time.perf_counter()
         self.deadline = self.start + seconds
         self.final = False
-        """Set once a share was the last of the turn (all that was left): a further decision
-        of the same player (a bonus move, CR-10) starts a clock of its own."""
+        """Set once a share was the last of the turn (all that was left)."""
+        self.multi = False
+        """Set once a share was halved (a turn of several decisions)."""
+
+    def restarts(self) -> bool:
+        return self.final and not self.multi
 
     def left(self) -> float:
         """Seconds left of the turn."""
@@ -81,6 +87,7 @@ class TurnClock:
         left = self.left()
         if more_decisions_follow(game):
             left /= 2
+            self.multi = True
         else:
             self.final = True
         return max(MIN_SHARE, left)

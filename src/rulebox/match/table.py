@@ -363,7 +363,7 @@ class Table:
         if spec.get("iterations") is None or timed:
             start = self._turn_start(p)
             fresh = (self._clock is None or self._clock[:2] != (p, start)
-                     or self._clock[2].final)
+                     or self._clock[2].restarts())
             if fresh and not timed and not more_decisions_follow(self.game):
                 pass  # a turn of one decision and no clock given: the agent's own default
             else:
