@@ -569,11 +569,12 @@ class Discs(Game):
             self._turn_disc(move.a, -move.b)
         elif k == _END:
             key = record.counted
-            seen = self._reps[key] - 1
-            if seen:
-                self._reps[key] = seen
-            else:
-                del self._reps[key]
+            if key is not None:  # always set for an end
+                seen = self._reps[key] - 1
+                if seen:
+                    self._reps[key] = seen
+                else:
+                    del self._reps[key]
         elif k == _ARRANGE:
             self._colour = [-1] * NUM_DISCS
         elif k == _CHOOSE:
