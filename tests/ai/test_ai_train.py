@@ -97,6 +97,19 @@ def test_l2_shrinks_the_weights() -> None:
     assert np.isfinite(w_small).all()
 
 
+def test_l2_towards_the_defaults_keeps_what_the_data_does_not_contradict() -> None:
+    gen = np.random.default_rng(8)
+    x = gen.normal(size=(2000, 2))
+    y = (gen.random(2000) < 1.0 / (1.0 + np.exp(-2.0 * x[:, 0]))).astype(float)
+    # the second feature tells nothing: towards zero it goes to 0, towards a default it stays
+    w_zero, _ = fit_logistic(x, y, l2=1.0)
+    w_prior, _ = fit_logistic(x, y, l2=1.0, center=np.array([0.0, 0.7]))
+    assert abs(w_zero[1]) < 0.1
+    assert w_prior[1] > 0.5
+    assert w_prior[0] == pytest.approx(w_zero[0], abs=0.1)
+    assert TrainConfig("columba", prior="defaults").command().endswith("--prior defaults")
+
+
 def test_choose_l2_picks_from_the_grid_by_held_out_loss() -> None:
     gen = np.random.default_rng(4)
     x = gen.normal(size=(600, 3))

@@ -35,8 +35,10 @@ far. The games of all generations are pooled for the last fit.
 - **Held out**: a share of the games (by game, never by position, since positions of one game
   share its result) is kept out of the fit; the log-loss of the hand-set weights and of the
   fitted ones on those games is the figure reported in the file's ``meta``.
-- **L2**: the penalty ``l2/2 * |w|^2`` (not on the bias) on the mean log-loss; unless it is given,
-  it is chosen among :data:`L2_GRID` by 4-fold cross-validation over the training games.
+- **L2**: the penalty ``l2/2 * |w - c|^2`` (not on the bias) on the mean log-loss, ``c`` 0 or,
+  with ``prior="defaults"``, the hand-set weights (the data then moves them only as far as it
+  must); unless it is given, ``l2`` is chosen among :data:`L2_GRID` by 4-fold cross-validation
+  over the training games.
 
 Everything random flows from ``seed``; agents are bounded by moves or iterations, never by the
 clock; games are played in a fixed order (or in worker processes whose results are put back in
@@ -71,6 +73,7 @@ L2_GRID = (1e-4, 1e-3, 1e-2, 1e-1)
 DIGITS = 6
 """Weights are written rounded to this many decimals."""
 MODEL_AGENT = "model"
+PRIORS = ("zero", "defaults")
 UNBOUNDED_AGENTS = ("model", "greedy", "random")
 """Self-play agents that need no ``iterations=`` to be repeatable."""
 
@@ -135,6 +138,8 @@ class TrainConfig:
     holdout: float = 0.2
     l2: float | None = None
     """``None``: chosen by cross-validation among :data:`L2_GRID`."""
+    prior: str = "zero"
+    """What L2 pulls the weights towards: ``zero``, or ``defaults`` (the hand-set weights)."""
     players: tuple[int, ...] = ()
     """Player counts cycled from game to game (empty: the game's default)."""
     options: tuple[tuple[str, str], ...] = ()
@@ -153,6 +158,8 @@ class TrainConfig:
             raise RuleboxError("--moves must be at least 0 (0: every legal move)")
         if self.per_game < 1 or self.skip_opening < 0:
             raise RuleboxError("--per-game must be at least 1 and --skip-opening at least 0")
+        if self.prior not in PRIORS:
+            raise RuleboxError(f"--prior is one of {', '.join(PRIORS)}")
         if self.l2 is not None and not 0.0 <= self.l2 <= 100.0:
             raise RuleboxError("--l2 must be within 0..100")
         from rulebox.match.agents import AgentSpec
@@ -177,6 +184,8 @@ class TrainConfig:
                  "--holdout", f"{self.holdout:g}"]
         if self.l2 is not None:
             parts += ["--l2", f"{self.l2:g}"]
+        if self.prior != "zero":
+            parts += ["--prior", self.prior]
         if self.players:
             parts += ["--players", ",".join(map(str, self.players))]
         for k, v in self.options:
@@ -422,28 +431,31 @@ def log_loss(x: Any, y: Any, w: Any, b: float) -> float:
 
 
 def fit_logistic(
-    x: Any, y: Any, l2: float, w0: Any | None = None, iterations: int = 100
+    x: Any, y: Any, l2: float, center: Any | None = None, iterations: int = 100
 ) -> tuple[Any, float]:
-    """Weights and bias minimising ``log_loss + l2/2 * |w|^2`` (Newton's method with step
-    halving; the bias is not penalised). Labels may be fractional (a draw is 1/2)."""
+    """Weights and bias minimising ``log_loss + l2/2 * |w - center|^2`` (``center`` 0 unless
+    given; Newton's method with step halving; the bias is not penalised). Labels may be
+    fractional (a draw is 1/2)."""
     npm = need_numpy()
     n, k = x.shape
     xa = npm.hstack([x, npm.ones((n, 1))])
-    theta = npm.zeros(k + 1)
-    if w0 is not None:
-        theta[:k] = w0
+    mid = npm.zeros(k + 1)
+    if center is not None:
+        mid[:k] = center
+    theta = mid.copy()
     pen = npm.full(k + 1, l2)
     pen[k] = 0.0
 
     def objective(t: Any) -> float:
         z = xa @ t
-        return float(npm.mean(npm.logaddexp(0.0, z) - y * z) + 0.5 * npm.sum(pen * t * t))
+        d = t - mid
+        return float(npm.mean(npm.logaddexp(0.0, z) - y * z) + 0.5 * npm.sum(pen * d * d))
 
     current = objective(theta)
     for _ in range(iterations):
         z = xa @ theta
         p = 1.0 / (1.0 + npm.exp(-z))
-        grad = xa.T @ (p - y) / n + pen * theta
+        grad = xa.T @ (p - y) / n + pen * (theta - mid)
         hess = (xa * (p * (1.0 - p))[:, None]).T @ xa / n + npm.diag(pen) + 1e-9 * npm.eye(k + 1)
         step = npm.linalg.solve(hess, grad)
         t = 1.0
@@ -463,7 +475,8 @@ def fit_logistic(
 
 
 def choose_l2(
-    x: Any, y: Any, groups: Any, grid: Sequence[float] = L2_GRID, folds: int = 4
+    x: Any, y: Any, groups: Any, grid: Sequence[float] = L2_GRID, folds: int = 4,
+    center: Any | None = None,
 ) -> tuple[float, dict[str, float]]:
     """The L2 strength of ``grid`` with the lowest mean held-out log-loss over ``folds`` folds of
     whole games (``groups`` names each row's game); and every strength's loss."""
@@ -476,7 +489,7 @@ def choose_l2(
             tr, va = fold_of != f, fold_of == f
             if not tr.any() or not va.any():
                 continue
-            w, b = fit_logistic(x[tr], y[tr], l2)
+            w, b = fit_logistic(x[tr], y[tr], l2, center)
             total += log_loss(x[va], y[va], w, b) * int(va.sum())
         loss = total / len(y)
         losses[f"{l2:g}"] = round(loss, DIGITS)
@@ -551,6 +564,7 @@ def train(
     l2 = config.l2 if config.l2 is not None else L2_GRID[0]
     cv: dict[str, float] = {}
     k = len(fs.names)
+    center = npm.array(start.weights, dtype=float) if config.prior == "defaults" else None
     for generation in range(config.generations):
         def each(samples: GameSamples, g: int = generation) -> None:
             if on_game is not None:
@@ -565,8 +579,8 @@ def train(
                 f"too little to fit after generation {generation}: {len(y)} rows "
                 f"with {len(npm.unique(y))} different result(s); play more games")
         if config.l2 is None:
-            l2, cv = choose_l2(x, y, groups)
-        w, b = fit_logistic(x, y, l2)
+            l2, cv = choose_l2(x, y, groups, center=center)
+        w, b = fit_logistic(x, y, l2, center)
         weights = Weights(config.game_id, fs.names, tuple(rounded(v) for v in w), rounded(b))
         hx, hy, _ = data.arrays(held_out=True)
         figures = {
@@ -607,6 +621,7 @@ def train(
         "positions": {"train": len(y), "held_out": len(hy),
                       "skipped_duplicates": data.duplicates},
         "l2": l2,
+        "prior": config.prior,
         "l2_cross_validation": cv,
         "fit": {
             "held_out_log_loss_before": _loss(hx, hy, start),

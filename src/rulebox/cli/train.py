@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="share of games held out of the fit, to measure it (0.2)")
     parser.add_argument("--l2", type=float, default=None,
                         help="L2 strength (default: chosen by 4-fold cross-validation)")
+    parser.add_argument("--prior", default="zero", choices=("zero", "defaults"),
+                        help="what L2 pulls the weights towards: zero (the default) or the "
+                             "hand-set defaults")
     parser.add_argument("--players", default="",
                         help="player counts cycled from game to game, e.g. 2,3,4")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
@@ -75,7 +78,8 @@ def _config(args: argparse.Namespace) -> Any:
     config = TrainConfig(
         entry.id, seed=args.seed, games=args.games, generations=args.generations,
         agent=args.agent, epsilon=args.epsilon, moves=args.moves, skip_opening=args.skip_opening,
-        per_game=args.per_game, holdout=args.holdout, l2=args.l2, players=players,
+        per_game=args.per_game, holdout=args.holdout, l2=args.l2, prior=args.prior,
+        players=players,
         options=tuple(sorted(options)),
     )
     config.check()
