@@ -187,24 +187,29 @@ class AlphaBetaSearch:
     def _ordered(
         self, game: Game, moves: list[Any], first: Any, ply: int, forcing: list[Any] | None = None
     ) -> list[Any]:
+        """The table move, the forcing moves (wins first), the killers, then by history counts
+        and the game's ``order_key``."""
         order_key = self.h.order_key
-        killers = self.killers[ply] if ply < len(self.killers) else ()
         history = self.history
-        # forcing moves (wins first) just after the table move
-        urgent = {m: 1e11 * (len(forcing) - i) for i, m in enumerate(forcing)} if forcing else {}
-
-        def key(m: Any) -> float:
-            if m == first:
-                return 1e15
-            k = urgent.get(m, 0.0)
-            if m in killers:
-                k += 1e9
-            k += history.get(m, 0) * 1e3
-            if order_key is not None:
-                k += order_key(game, m)
-            return k
-
-        return sorted(moves, key=key, reverse=True)
+        bonus: dict[Any, float] = {}
+        if ply < len(self.killers):
+            for m in self.killers[ply]:
+                bonus[m] = 1e9
+        if forcing:
+            n = len(forcing)
+            for i, m in enumerate(forcing):
+                bonus[m] = 1e11 * (n - i)
+        if first is not None:
+            bonus[first] = 1e15
+        get_bonus, get_history = bonus.get, history.get
+        if order_key is None:
+            return sorted(moves, key=lambda m: get_bonus(m, 0.0) + get_history(m, 0) * 1e3,
+                          reverse=True)
+        return sorted(
+            moves,
+            key=lambda m: get_bonus(m, 0.0) + get_history(m, 0) * 1e3 + order_key(game, m),
+            reverse=True,
+        )
 
     def negamax(
         self,
