@@ -145,6 +145,10 @@ class MctsConfig:
     order of the prior (best first). 0 tries every move once, in a random order, before any
     is searched deeper."""
     widen_base: int = 3
+    screen: float = 0.0
+    """With widening: the share of the time (all of it under ``iterations=``) spent ordering
+    the root moves by the game's full evaluation one ply ahead (as ``greedy`` would), instead
+    of by the quick prior alone; 0 does not."""
 
 
 class Searcher:
@@ -279,6 +283,7 @@ class MctsAgent:
             guide=extra_number(settings, "guide", base.guide, 0.0, 1.0),
             widen=extra_number(settings, "widen", base.widen, 0.0, 100.0),
             widen_base=base.widen_base,
+            screen=extra_number(settings, "screen", base.screen, 0.0, 1.0),
         )
         self.settings = settings
         self.h = heuristic(game_id)
@@ -325,7 +330,11 @@ class MctsAgent:
         else:
             worlds = [game]
         roots = [Node() for _ in worlds]
-        if root_moves is not None:
+        screened = self._screen(searcher, worlds[0], root_moves or moves, budget)
+        if screened is not None:
+            for root in roots:
+                root.untried = list(screened)
+        elif root_moves is not None:
             for root in roots:
                 root.untried = searcher.expand_moves(game, root_moves)
         legal = set(moves)
@@ -339,6 +348,30 @@ class MctsAgent:
                 break
         self.last_iterations = n
         return self._pick(roots, moves)
+
+    def _screen(
+        self, searcher: Searcher, world: Game, moves: list[Any], budget: Budget
+    ) -> list[Any] | None:
+        """The root moves ordered for expansion (best last) by the evaluation one ply ahead, on
+        a determinization (``world``) where cards are hidden; moves the time share did not
+        reach come before them, in the quick prior's order. ``None`` without a screen."""
+        if self.config.screen <= 0 or searcher.prior is None or len(moves) < 2:
+            return None
+        order = searcher.expand_moves(world, moves)
+        part = budget.part(self.config.screen) if budget.deadline is not None else None
+        me = world.current_player()
+        scored: list[tuple[float, Any]] = []
+        left = list(order)
+        while left:
+            if scored and part is not None and part.out_of_time():
+                break
+            move = left.pop()
+            child = world.clone()
+            child.apply_unchecked(move)
+            scored.append((self.h.value(child, me), move))
+        scored.reverse()  # equal values keep the prior's order (the better prior last)
+        scored.sort(key=lambda t: t[0])
+        return left + [m for _v, m in scored]
 
     def _pick(self, roots: list[Node], moves: list[Any]) -> Any:
         visits: dict[Any, int] = {}
@@ -392,7 +425,7 @@ _CONFIGS: dict[str, MctsConfig] = {
     # the score as it stands at the new node (ismcts so beat greedy 4-0 at 0.25 s a move;
     # with 8-move playouts greedy beat it 4-0)
     "columba": MctsConfig(c=0.5, playout_depth=0, heuristic_share=0.8, determinizations=4,
-                          guide=1.0, widen=1.0),
+                          guide=1.0, widen=1.0, screen=0.4),
     # 36 to 1: playouts that keep the cubes in one group (heuristics.solitaire36.playout_move).
     # At 0.5 s a move on the tuning deals 1000..1059 they won 32 of 60, random playouts 16
     # (sign test on the same deals 22 to 6, p = 0.004); playouts cut at 8 moves with the plan
@@ -422,7 +455,7 @@ register_agent(
         "mcts",
         "UCT with seeded random playouts (determinized for hidden cards); c=, playout=",
         MctsAgent,
-        extra_settings=("c", "playout", "heuristic", "guide", "widen"),
+        extra_settings=("c", "playout", "heuristic", "guide", "widen", "screen"),
     )
 )
 register_agent(

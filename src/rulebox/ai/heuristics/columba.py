@@ -49,13 +49,14 @@ FEATURES: tuple[str, ...] = (
 )
 
 DEFAULT_WEIGHTS: dict[str, float] = {
-    "score": 0.85, "reserve": 0.2, "cotes": 0.35, "frontier": 0.2, "objective": 0.15,
+    "score": 0.85, "reserve": 0.35, "cotes": 0.35, "frontier": 0.2, "objective": 0.1,
     "reach": 0.1, "falcons": 0.3, "exposed": -0.15, "tempo": 0.3, "largest": 0.05,
 }
 """Hand-set weights on the logistic scale: a point of score lead is worth ``0.85 / 5``, as the
 old evaluation's ``tanh(lead / 12)`` (``= 2 sigmoid(lead / 6) - 1``); a tile in reserve about
-0.6 points, a dovecote still to place about 2 points early on. ``rulebox train columba``
-replaces them with weights fitted by self-play."""
+a point (more than a filled slot: completing an objective empties its 4 slots into the
+reserve, and must look like a gain), a dovecote still to place about 2 points early on.
+``rulebox train columba`` replaces them with weights fitted by self-play."""
 
 
 def model() -> Any:
