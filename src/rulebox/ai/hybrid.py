@@ -2,9 +2,15 @@
 
 UCT's random playouts can miss a short forced line: a win the player has in hand, or the one
 blocking move that keeps the opponent from winning on the next turn. Alpha-beta sees those
-lines, however narrow. So the hybrid spends at most a share of its time (``screen=``, 0.3 by
-default) on null-window alpha-beta proofs from the current position, deepening to ``depth=``
-plies (4 by default: in Discs, the rest of a turn and the opponent's main action), then:
+lines, however narrow.
+
+First, where the game's heuristic module has ``hands_win(game, move)`` (an exact test that a
+move lets the opponent win on his next turn whatever the player does with the rest of his;
+Discs has one), the moves that do are left out while another move is left: a cheap check that
+does not depend on the screen's budget. Then the hybrid spends at most a share of its time
+(``screen=``, 0.3 by default) on null-window alpha-beta proofs from the current position,
+deepening to ``depth=`` plies (4 by default: in Discs, the rest of a turn and the opponent's
+main action), then:
 
 - if alpha-beta proves a win, it plays it;
 - root moves that alpha-beta proves lost are taken out, and UCT chooses among the rest with the
@@ -21,9 +27,12 @@ the move is exactly repeatable.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from rulebox.ai import heuristics
 from rulebox.ai.alphabeta import (
     ALPHABETA_GAMES,
     WIN,
@@ -34,7 +43,7 @@ from rulebox.ai.alphabeta import (
 )
 from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
-from rulebox.ai.heuristics import Heuristic, heuristic
+from rulebox.ai.heuristics import MODULES, Heuristic, heuristic
 from rulebox.ai.mcts import MctsAgent
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
@@ -95,6 +104,16 @@ def _unknown(game: Game) -> list[float]:
     return [0.0] * game.num_players
 
 
+def heuristic_hook(game_id: str, name: str) -> Callable[..., Any] | None:
+    """An optional function ``name`` of the game's heuristic module (``None`` without one)."""
+    try:
+        module = importlib.import_module(f"{heuristics.__name__}.{MODULES.get(game_id, game_id)}")
+    except ModuleNotFoundError:
+        return None
+    hook = getattr(module, name, None)
+    return hook if callable(hook) else None
+
+
 def screen_heuristic(h: Heuristic) -> Heuristic:
     """The game's heuristic for proofs: no evaluation (an unfinished leaf is worth 0), no
     playouts, and every ply costing depth (``free_plies`` 0: a free blocking action of Discs
@@ -122,6 +141,9 @@ class HybridAgent:
         self.uct = MctsAgent(game_id, settings)
         self.proven: dict[Any, float] = {}
         """The last screen's proven root values (wins and losses only), for tests and tools."""
+        self.hands_win = heuristic_hook(game_id, "hands_win")
+        self.filtered: list[Any] = []
+        """Root moves the last choice left out: each hands the opponent a win next turn."""
 
     @property
     def last_iterations(self) -> int:
@@ -138,19 +160,34 @@ class HybridAgent:
             else self.settings.iterations * SCREEN_NODES_PER_ITERATION
         )
         screen = budget.part(self.share, nodes)
-        order = sorted(moves, key=str)
+        candidates = self._not_handing_a_win(game, moves)
+        order = sorted(candidates, key=str)
         rng(self.settings.seed, self.name, self.game_id, len(game.history)).shuffle(order)
         search = AlphaBetaSearch(self.h, screen, self.table, self.max_depth)
         self.proven = prove(search, game, order, self.max_depth)
         wins = [m for m in order if self.proven.get(m, 0.0) > 0]
         if wins:
             return wins[0]  # a proven win (found at the shallowest depth)
-        safe = [m for m in moves if m not in self.proven]
+        safe = [m for m in candidates if m not in self.proven]
         if not safe:  # every move loses: the one that loses latest
             return max(order, key=lambda m: self.proven[m])
         if len(safe) == 1:
             return safe[0]
         return self.uct.search(game, moves, budget, safe)
+
+    def _not_handing_a_win(self, game: Game, moves: list[Any]) -> list[Any]:
+        """``moves`` without those that let the opponent win on his next turn whatever the
+        player does with the rest of his (the game heuristic's exact ``hands_win``), unless
+        every move does; the moves left out are kept in :attr:`filtered`."""
+        self.filtered = []
+        if self.hands_win is None:
+            return moves
+        work = game.clone()
+        keep = [m for m in moves if not self.hands_win(work, m)]
+        if not keep:
+            return moves
+        self.filtered = [m for m in moves if m not in keep]
+        return keep
 
 
 register_agent(

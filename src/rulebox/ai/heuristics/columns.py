@@ -11,7 +11,10 @@ built around the fifth level. What the rules make decisive there:
   the player to move takes one more when ``k`` is odd;
 - a pin of height 3 is a seal waiting for a blocker: a single, a double over two such pins, or
   a triple (thick end down over heights 2 and 3) puts an own blocker on level 4;
-- a roundel in hand scores only if a pin is left where it can reach level 5.
+- a roundel in hand scores only if a pin is left where it can reach level 5: not a full pin,
+  not a height-4 pin topped by an opponent's blocker, and not a lower pin topped by one while
+  the player has no single blocker left to cover it (a double or triple might, rarely; not
+  counted).
 
 Each of these is a feature of :data:`FEATURES` (player's count minus the opponent's, so the
 features of the two players are opposite); the value is ``2 * sigmoid(w . f) - 1`` with the
@@ -48,7 +51,7 @@ FEATURES: tuple[str, ...] = (
     "sealed",        # height-4 pins topped by an own blocker, up to the roundels in hand
     "sealed_safe",   # of those, more than the opponent's single blockers can kill
     "open4",         # height-4 pins with a roundel on top: +1 to the mover when their number is odd
-    "reach5",        # roundels in hand that can still reach level 5 (pins left to cap)
+    "reach5",        # roundels in hand that can still reach level 5 (pins the player can cap)
     "seal_moves",    # pins the player could seal on level 4 now with a blocker in hand
     "singles",       # single blockers in hand (they seal a height-3 pin or kill a seal)
     "pieces",        # pieces in hand, /4 (COL-8: who runs out of placements first)
@@ -112,17 +115,18 @@ def _features0(game: Any) -> list[float]:
         tops[pin] = code
         if h >= LEVELS:
             continue
-        if h == LEVELS - 1:
-            if kind == _ROUNDEL:
-                open4 += 1
-                cappable[0] += 1
-                cappable[1] += 1
-            else:
-                sealed[owner] += 1
-                cappable[owner] += 1
-        else:
+        if kind == _ROUNDEL:
             cappable[0] += 1
             cappable[1] += 1
+            if h == LEVELS - 1:
+                open4 += 1
+        elif h == LEVELS - 1:
+            sealed[owner] += 1
+            cappable[owner] += 1
+        else:  # the other player needs a single of his own on this blocker first
+            cappable[owner] += 1
+            if singles[1 - owner]:
+                cappable[1 - owner] += 1
     # pins that could get an own blocker on level 4 by a single, double or triple in hand
     seal = [0, 0]
     h3 = [pin for pin in range(NUM_PINS) if heights[pin] == 3]
@@ -245,3 +249,7 @@ def playout_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
         if order_key(game, best) >= 600.0:
             return best
     return moves[rng.randrange(len(moves))]
+
+
+EVALUATIONS = {"v1": values_v1}
+"""The evaluation before issue 16 (``alphabeta:eval=v1``)."""

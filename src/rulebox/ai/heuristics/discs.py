@@ -433,3 +433,35 @@ def in_danger(game: Game) -> bool:
         return False
     hot = _hot_discs(g, q)
     return bool(hot) and bool(_steps_into(g, q, hot))
+
+
+def hands_win(game: Game, move: Any) -> bool:
+    """Whether playing ``move`` lets the opponent win with his next main action whatever the
+    player does with the rest of his turn (exact, from the rules): only a step along a line
+    earns a token (a turn keeps every pin on its disc, DSC-2), so after the player's turn the
+    opponent wins at once exactly when he holds two tokens and has an unbarred step into a free
+    hole of a disc of the missing colour where he has two pins; and the only blocking action
+    that stops such a step is the player's barrier across its line (DSC-4; a lock only stops
+    turns, DSC-3). So the player is lost when those steps use two lines or more, or one line
+    and his barrier action is spent. ``game`` is left as it was."""
+    g: Any = game
+    p = g.current_player()
+    g.apply_unchecked(move)
+    try:
+        q = g.current_player()
+        if q not in (0, 1):
+            return g.returns()[p] < 0
+        opp = 1 - p
+        if len(g.tokens(opp)) != 2:
+            return False
+        hot = _hot_discs(g, opp)
+        if not hot:
+            return False
+        lines = {line for _src, _dst, line in _steps_into(g, opp, hot)}
+        if not lines:
+            return False
+        if q == opp:
+            return True  # his turn has begun
+        return len(lines) > 1 or g.turn_flags()[1]
+    finally:
+        g.undo()
