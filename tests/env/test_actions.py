@@ -102,12 +102,16 @@ def test_window_holds() -> None:
     assert len(list(w.squares())) == 25
 
 
-LONGEST_RANDOM_GAMES = (2461, 2833, 2546)
+LONGEST_RANDOM_GAMES = (2461, 2833, 4440)
 """The longest of the seeded random Columba games that ``bench/bench_env.py window`` played
-(86, 84 and 82 plies; docs/RESEARCH.md has the figures)."""
+(86, 84 and 84 plies; docs/RESEARCH.md has the figures)."""
+
+FURTHEST_RANDOM_GAMES = (4705, 6556, 5143, 4105)
+"""The games whose legal moves reached furthest west, east, north and south in the second run
+(x -23, x 21, y -22, y 23)."""
 
 
-@pytest.mark.parametrize("seed", LONGEST_RANDOM_GAMES)
+@pytest.mark.parametrize("seed", LONGEST_RANDOM_GAMES + FURTHEST_RANDOM_GAMES)
 def test_columba_window_holds_every_legal_move_of_random_games(seed: int) -> None:
     from rulebox.games.columba.cards import xy
 

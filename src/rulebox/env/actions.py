@@ -65,9 +65,9 @@ class Window:
 
 COLUMBA_WINDOW = Window(-28, -28, 56)
 """The squares Columba's actions can name: x and y from -28 to 27 (the first card's top-left is
-``0,0``). The legal moves of seeded random games reached x -20..22 and y -22..21 (docs/RESEARCH.md
-has the measurement); the window leaves at least 5 squares beyond that on every side. A chain of
-30 cards could reach further in theory."""
+``0,0``). The legal moves of seeded random games reached x -23..22 and y -22..23
+(docs/RESEARCH.md has the measurement); the window leaves at least 4 squares beyond that on every
+side. A chain of 30 cards could reach further in theory."""
 
 
 @dataclass(frozen=True)
