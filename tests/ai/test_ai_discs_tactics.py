@@ -274,3 +274,12 @@ def test_features_are_opposite_for_the_two_players() -> None:
         assert evaluation.features(game, 1) == [-x for x in evaluation.features(game, 0)]
         v = evaluation.values(game)
         assert v[0] == -v[1] and -1.0 < v[0] < 1.0
+
+
+def test_a_threat_the_player_can_still_bar_is_not_yet_a_win() -> None:
+    one_line = drawn(WIN_IN_ONE, to_move=1, tokens=("RG", ""))
+    one_line.apply("a2.c-a2.nw")  # player 1's main action; his barrier action is still to come
+    assert _f(one_line)["win"] == 1 and _f(one_line)["win_next"] == 0
+    two_lines = drawn(TWO_LINE_THREAT, tokens=("", "RG"))
+    two_lines.apply("a3.c-a3.se")  # player 0 can bar only one of b1.ne and c2.sw
+    assert _f(two_lines, 1)["win_next"] == 1

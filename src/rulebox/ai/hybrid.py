@@ -45,6 +45,7 @@ from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agen
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import MODULES, Heuristic, heuristic
 from rulebox.ai.mcts import MctsAgent
+from rulebox.core.errors import OptionError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
 
@@ -104,13 +105,18 @@ def _unknown(game: Game) -> list[float]:
     return [0.0] * game.num_players
 
 
-def heuristic_hook(game_id: str, name: str) -> Callable[..., Any] | None:
-    """An optional function ``name`` of the game's heuristic module (``None`` without one)."""
+def heuristic_attr(game_id: str, name: str) -> Any:
+    """The attribute ``name`` of the game's heuristic module (``None`` without one)."""
     try:
         module = importlib.import_module(f"{heuristics.__name__}.{MODULES.get(game_id, game_id)}")
     except ModuleNotFoundError:
         return None
-    hook = getattr(module, name, None)
+    return getattr(module, name, None)
+
+
+def heuristic_hook(game_id: str, name: str) -> Callable[..., Any] | None:
+    """An optional function ``name`` of the game's heuristic module (``None`` without one)."""
+    hook = heuristic_attr(game_id, name)
     return hook if callable(hook) else None
 
 
@@ -139,6 +145,14 @@ class HybridAgent:
         self.h = screen_heuristic(heuristic(game_id))
         self.table = TranspositionTable()
         self.uct = MctsAgent(game_id, settings)
+        name = (settings.extra or {}).get("eval")
+        if name is not None:  # another evaluation at the playouts' ends (for comparisons)
+            known = heuristic_attr(game_id, "EVALUATIONS") or {}
+            values = known.get(name.strip().lower())
+            if values is None:
+                raise OptionError(f"bad agent setting eval={name[:30]!r} ({game_id}: "
+                                  f"{', '.join(known) or 'none'})")
+            self.uct.h = replace(self.uct.h, values=values)
         self.proven: dict[Any, float] = {}
         """The last screen's proven root values (wins and losses only), for tests and tools."""
         self.hands_win = heuristic_hook(game_id, "hands_win")
@@ -193,9 +207,10 @@ class HybridAgent:
 register_agent(
     AgentEntry(
         "hybrid",
-        "MCTS after an alpha-beta screen for proven wins and losses (screen= share of time)",
+        "MCTS after an alpha-beta screen for proven wins and losses (screen= share of time, "
+        "eval= another evaluation at the playouts' ends)",
         HybridAgent,
         games=ALPHABETA_GAMES,
-        extra_settings=("c", "playout", "heuristic", "screen", "depth"),
+        extra_settings=("c", "playout", "heuristic", "screen", "depth", "eval"),
     )
 )

@@ -82,7 +82,8 @@ FEATURES: tuple[str, ...] = (
     "near",       # missing colours one pin move away
     "steps",      # steps that earn a new colour now (unbarred line, free hole), up to 4
     "win",        # holds two tokens and can step to the third
-    "win_next",   # +1 if the player who makes the next main action can win with it
+    "win_next",   # +1 if the player who makes the next main action can win with it (and
+                  # the other, still in his blocking actions, cannot bar the one line left)
     "tempo",      # +1 for the player who makes the next main action
     "home",       # pins on starting discs not yet left, / 5 (the opponent's minus mine)
     "mobility",   # line steps open to the player's pins, / 10
@@ -223,6 +224,10 @@ def _features0(game: Any) -> list[float]:
     win_next = 0.0
     if nxt >= 0 and (a, b)[nxt][4]:
         win_next = tempo
+        if nxt != mover:  # the player still in his blocking actions may bar a single line
+            lines = {line for _src, _dst, line in s.token_steps(nxt)}
+            if len(lines) == 1 and not game.turn_flags()[1]:
+                win_next = 0.0
     return [
         a[0] - b[0],
         (b[1] - a[1]) / 4.0,
