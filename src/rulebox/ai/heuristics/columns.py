@@ -19,8 +19,8 @@ built around the fifth level. What the rules make decisive there:
 Each of these is a feature of :data:`FEATURES` (player's count minus the opponent's, so the
 features of the two players are opposite); the value is ``2 * sigmoid(w . f) - 1`` with the
 weights of :func:`rulebox.ai.learned.load_weights` (hand-set :data:`DEFAULT_WEIGHTS` until
-``rulebox train columns`` ships a file). Reads only ``Columns.stack``, ``Columns.pieces_left``
-and ``current_player``.
+``rulebox train columns`` ships a file). Reads what ``Columns.stack``, ``Columns.pieces_left``
+and ``current_player`` tell (through :func:`_board`, for speed).
 
 The evaluation before issue 16 (roundels weighted by level plus a share for top blockers) is
 kept as :func:`values_v1` for comparisons.
@@ -42,6 +42,8 @@ COPY_MAKE = True
 
 LEVELS = 5
 _ROUNDEL, _SINGLE, _DOUBLE, _TRIPLE = 0, 1, 2, 3
+_LOW = (0.25, 0.5, 1.0)
+"""Weights of a roundel on level 1, 2, 3 in the feature ``lower``."""
 
 FEATURES: tuple[str, ...] = (
     "caps",          # roundels on level 5 (COL-9's first count)
@@ -78,14 +80,23 @@ def model() -> Weights:
     return load_weights("columns", FEATURES, DEFAULT_WEIGHTS)
 
 
+def _board(game: Any) -> tuple[list[list[int]], list[int], list[int], list[list[int]]]:
+    """The position as plain numbers: each pin's piece numbers (bottom first), each piece's
+    owner and kind, and each player's pieces in hand by kind: what ``Columns.stack`` and
+    ``Columns.pieces_left`` tell, read from the game's own lists (never changed here).
+    ``stack`` builds a tuple with an enum for every unit, which was most of the evaluation's
+    time at every leaf of the search."""
+    return game._stacks, game._owner, game._kind, game._left
+
+
 def _features0(game: Any) -> list[float]:
     """:data:`FEATURES` from player 0's point of view (player 1's are their negatives)."""
-    left = (game.pieces_left(0), game.pieces_left(1))
+    stacks, owner_of, kind_of, left = _board(game)
     rin = (left[0][_ROUNDEL], left[1][_ROUNDEL])
     singles = (left[0][_SINGLE], left[1][_SINGLE])
     doubles = (left[0][_DOUBLE], left[1][_DOUBLE])
     triples = (left[0][_TRIPLE], left[1][_TRIPLE])
-    pieces = (sum(left[0].values()), sum(left[1].values()))
+    pieces = (sum(left[0]), sum(left[1]))
     heights = [0] * NUM_PINS
     tops = [0] * NUM_PINS
     r5 = [0, 0]
@@ -94,24 +105,24 @@ def _features0(game: Any) -> list[float]:
     sealed = [0, 0]
     cappable = [0, 0]
     open4 = 0
-    for pin in range(NUM_PINS):
-        units = game.stack(pin)
-        h = len(units)
+    for pin, stack in enumerate(stacks):
+        h = len(stack)
         heights[pin] = h
         if not h:
             tops[pin] = -1 - pin
             cappable[0] += 1
             cappable[1] += 1
             continue
-        for level, (owner, kind, _code) in enumerate(units):
-            if kind == _ROUNDEL:
+        for level, code in enumerate(stack):
+            if kind_of[code] == _ROUNDEL:
                 if level == 4:
-                    r5[owner] += 1
+                    r5[owner_of[code]] += 1
                 elif level == 3:
-                    r4[owner] += 1
+                    r4[owner_of[code]] += 1
                 else:
-                    low[owner] += 0.25 * (1 << level)
-        owner, kind, code = units[-1]
+                    low[owner_of[code]] += _LOW[level]
+        code = stack[-1]
+        owner, kind = owner_of[code], kind_of[code]
         tops[pin] = code
         if h >= LEVELS:
             continue
@@ -217,29 +228,27 @@ def values_v1(game: Game) -> list[float]:
 def order_key(game: Game, move: Any) -> float:
     """Larger first: a cap, killing an opponent's seal, sealing on level 4 (two pins before
     one), low roundels; last a roundel on level 4, which hands the cap to the opponent."""
-    g: Any = game
+    stacks, owner_of, kind_of, _left = _board(game)
     kind = int(move.kind)
     pins = move.pins
+    stack = stacks[pins[0]]
+    h = len(stack)
     if kind == _ROUNDEL:
-        h = len(g.stack(pins[0]))
         if h == 4:
             return 1000.0
         return 5.0 if h == 3 else 100.0 - 10 * h
     if kind == _SINGLE:
-        units = g.stack(pins[0])
-        h = len(units)
         if h == 4:
-            owner, top_kind, _code = units[-1]
-            if top_kind != _ROUNDEL and owner != g.current_player():
+            top = stack[-1]
+            if kind_of[top] != _ROUNDEL and owner_of[top] != game.current_player():
                 return 900.0  # kills a pin sealed for the opponent
-            return 300.0 if top_kind == _ROUNDEL else 10.0
+            return 300.0 if kind_of[top] == _ROUNDEL else 10.0
         return 600.0 if h == 3 else 20.0 + h
-    ha = len(g.stack(pins[0]))
     if kind == _DOUBLE:
-        return {3: 700.0, 4: 350.0}.get(ha, 20.0 + ha)
+        return {3: 700.0, 4: 350.0}.get(h, 20.0 + h)
     if move.up:  # thick h+1, h+2 and thin h+1
-        return {2: 500.0, 3: 400.0}.get(ha, 20.0 + ha)
-    return {2: 700.0, 3: 350.0}.get(ha, 20.0 + ha)  # flat top on level h+2
+        return {2: 500.0, 3: 400.0}.get(h, 20.0 + h)
+    return {2: 700.0, 3: 350.0}.get(h, 20.0 + h)  # flat top on level h+2
 
 
 def playout_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
