@@ -289,3 +289,19 @@ def test_countred_bonus_move_is_announced_in_the_browser(
     text = page.inner_text("#announcements")
     assert "D1, D2, D3 are locked; player 1 earns a bonus move [CR-10]" in text
     screenshot(page, "countred-announcement")
+
+
+def test_resign_from_the_page_ends_the_game(page: Any, server: ServerProcess, api: Api) -> None:
+    """The table's resignation through the browser: the other side wins, and it is said."""
+    g = api.create("columns", ["human", "computer:easy"], seed="2")
+    page.goto(f"{server.url}/game/{g['id']}#t={g['seats'][0]['token']},")
+    page.wait_for_selector(".board")
+    page.wait_for_function("window.rulebox && window.rulebox.state.legal.length > 0")
+    page.on("dialog", lambda d: d.accept())
+    page.click("#resign-btn")
+    page.wait_for_function("window.rulebox.state.over")
+    st = state(page)
+    assert st["result"]["how"] == "resigned" and st["result"]["winners"] == [1]
+    assert "you lose" in page.inner_text("#status")
+    assert "resigns" in page.inner_text("#announcements")
+    assert page.locator("#resign-btn").is_hidden()
