@@ -18,7 +18,7 @@ unmasked random actions); ``illegal="raise"`` raises ``ValueError`` instead.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -37,7 +37,8 @@ def _agent_seed(game_seed: int, seat: int) -> int:
 class RuleboxGymEnv(gym.Env):  # type: ignore[misc]
     """One seat of a rulebox game as a Gymnasium environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    # an instance attribute in Gymnasium's Env, so not a ClassVar here
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -147,7 +148,8 @@ def register_all() -> list[str]:
     for game_id in supported_games():
         env_id = f"rulebox/{game_id}-v0"
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=RuleboxGymEnv, kwargs={"game_id": game_id})
+            gym.register(env_id, entry_point=f"{__name__}:RuleboxGymEnv",
+                         kwargs={"game_id": game_id})
         ids.append(env_id)
     return ids
 

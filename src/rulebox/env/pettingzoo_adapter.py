@@ -17,7 +17,7 @@ TerminateIllegalWrapper convention).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -31,7 +31,8 @@ from rulebox.env.common import ILLEGAL_MODES, OBS_HIGH, OBS_LOW, SEED_SPAN, Tabl
 class RuleboxAECEnv(AECEnv):  # type: ignore[misc]
     """One of rulebox's games as a PettingZoo AEC environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    # an instance attribute in PettingZoo's AECEnv (the name is set per game below)
+    metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": ["ansi"], "name": "rulebox", "is_parallelizable": False,
     }
 
