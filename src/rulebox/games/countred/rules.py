@@ -124,6 +124,11 @@ class _MoveUndo(NamedTuple):
     three: _ThreeUndo | None
 
 
+_new = tuple.__new__
+"""Builds a record without the NamedTuple's Python-level ``__new__`` (about 0.25 us less a move,
+on the search's hot path): ``_new(_MoveUndo, (values in field order))``."""
+
+
 class _ClaimUndo(NamedTuple):
     """The undo record of a draw claim (CR-12): only the legal moves before it."""
 
@@ -397,8 +402,8 @@ class CountRed(Game):
             self._to_move = p ^ 1
         else:
             counted = self._resolve_turn(p ^ 1)
-        self._undo_stack.append(
-            _MoveUndo(legal, s, sb, st, sf, t, tb, tt, tf, p, fifty, counted, three))
+        self._undo_stack.append(  # the common case, built without __new__ (see _new)
+            _new(_MoveUndo, (legal, s, sb, st, sf, t, tb, tt, tf, p, fifty, counted, three)))
 
     def _undo_last(self) -> None:
         record = self._undo_stack.pop()

@@ -138,8 +138,7 @@ class _Result(NamedTuple):
 
 class _Scalars(NamedTuple):
     """The undo record of a main, set-up or ``end`` action (make/unmake, as in Stockfish): the
-    whole scalar state before it; the board changes are reversed from the move itself.
-    ``counted`` is the start-of-turn key that an ``end`` counted (DSC-7), else ``None``."""
+    whole scalar state before it; the board changes are reversed from the move itself."""
 
     phase: int
     to_move: int
@@ -157,7 +156,19 @@ class _Scalars(NamedTuple):
     passes: int
     quiet: int
     result: _Result | None
-    counted: str | None
+
+
+class _EndUndo(NamedTuple):
+    """The undo record of ``end``: the scalar state before it and the start-of-turn key it
+    counted (DSC-7)."""
+
+    scalars: _Scalars
+    counted: str
+
+
+_new = tuple.__new__
+"""Builds a record without the NamedTuple's Python-level ``__new__`` (on the search's hot path):
+``_new(_Scalars, (values in field order))``."""
 
 
 class Discs(Game):
@@ -194,7 +205,7 @@ class Discs(Game):
         self._quiet = 0  # finished turns in a row without a new token
         self._reps: dict[str, int] = {}
         self._result: _Result | None = None
-        self._undo: list[int | _Scalars] = []  # one record per move, see apply_unchecked
+        self._undo: list[int | _Scalars | _EndUndo] = []  # one record per move, see apply_unchecked
 
     # --- state --------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -387,11 +398,11 @@ class Discs(Game):
             f"outer hole of {name}", "DSC-2")
 
     # --- playing ------------------------------------------------------------------------------
-    def _snapshot(self, key: str | None = None) -> _Scalars:
-        return _Scalars(self._phase, self._to_move, self._lock[0], self._lock[1], self._bar[0],
-                        self._bar[1], self._tokens[0], self._tokens[1], self._home[0],
-                        self._home[1], self._lock_done, self._bar_done, self._earned,
-                        self._passes, self._quiet, self._result, key)
+    def _snapshot(self) -> _Scalars:
+        return _new(_Scalars, (self._phase, self._to_move, self._lock[0], self._lock[1],
+                               self._bar[0], self._bar[1], self._tokens[0], self._tokens[1],
+                               self._home[0], self._home[1], self._lock_done, self._bar_done,
+                               self._earned, self._passes, self._quiet, self._result))
 
     def _restore(self, s: _Scalars) -> None:
         self._phase = s.phase
@@ -429,7 +440,7 @@ class Discs(Game):
             self._phase = _BLOCK
         elif k == _END:
             snap = self._snapshot()
-            self._undo.append(snap._replace(counted=self._end_turn()))
+            self._undo.append(_new(_EndUndo, (snap, self._end_turn())))
         elif k == _TURN:
             self._undo.append(self._snapshot())
             self._turn_disc(move.a, move.b)
@@ -555,6 +566,15 @@ class Discs(Game):
                 self._lock[self._to_move] = record
                 self._lock_done = False
             return
+        if isinstance(record, _EndUndo):  # end: the count of the new turn's start comes off
+            key = record.counted
+            seen = self._reps[key] - 1
+            if seen:
+                self._reps[key] = seen
+            else:
+                del self._reps[key]
+            self._restore(record.scalars)
+            return
         if k == _STEP:
             p = record.to_move
             board = self._board
@@ -567,14 +587,6 @@ class Discs(Game):
                 self._count[p][move.a // HOLES_PER_DISC] += 1
         elif k == _TURN:
             self._turn_disc(move.a, -move.b)
-        elif k == _END:
-            key = record.counted
-            if key is not None:  # always set for an end
-                seen = self._reps[key] - 1
-                if seen:
-                    self._reps[key] = seen
-                else:
-                    del self._reps[key]
         elif k == _ARRANGE:
             self._colour = [-1] * NUM_DISCS
         elif k == _CHOOSE:

@@ -64,6 +64,7 @@ from rulebox.games.solitaire36.moves import (
 EMPTY = -1
 """The colour of an empty cell."""
 TOTAL_CUBES = NUM_CELLS
+COLOURS_I = tuple(range(len(COLOURS)))
 
 
 def _card_from_text(token: str) -> int:
@@ -148,6 +149,14 @@ class _Undo(NamedTuple):
     slot: int
     colour: int
     drew: bool
+
+
+_UNDO_RECORDS: tuple[tuple[tuple[_Undo, _Undo], ...], ...] = tuple(
+    tuple((_Undo(slot, colour, False), _Undo(slot, colour, True)) for colour in (*COLOURS_I, EMPTY))
+    for slot in range(2)
+)
+"""``_UNDO_RECORDS[slot][colour][drew]``: every undo record, made once (``colour`` ``EMPTY`` is -1,
+the last entry), so that a move builds none on the search's hot path."""
 
 
 class Solitaire36(Game):
@@ -353,10 +362,10 @@ class Solitaire36(Game):
         pile = self._pile
         if pile:
             faceup[slot] = pile.pop()
-            self._undo.append(_Undo(slot, colour, True))
+            self._undo.append(_UNDO_RECORDS[slot][colour][1])
         else:
             del faceup[slot]
-            self._undo.append(_Undo(slot, colour, False))
+            self._undo.append(_UNDO_RECORDS[slot][colour][0])
         self._history.append(move)
         self._legal = None
 
