@@ -2,8 +2,9 @@
 pigeons for their objectives and build estates around dovecotes."""
 
 from rulebox.core.registry import GameEntry, register_game
+from rulebox.games.columba.pieces import SEATS
 from rulebox.games.columba.render import explain, render
-from rulebox.games.columba.rules import SEATS, Columba
+from rulebox.games.columba.rules import Columba
 
 NOTATION = """\
 Squares are x,y (the first territory card's top-left field is 0,0; x east, y south).

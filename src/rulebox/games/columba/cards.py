@@ -105,3 +105,14 @@ ROTATIONS: dict[str, tuple[tuple[int, int, int, int], ...]] = {
     cid: tuple(card.rotated(r) for r in range(4)) for cid, card in CARDS.items()
 }
 """Each card's colours in :data:`OFFSETS` order, for 0, 90, 180 and 270 degrees clockwise."""
+
+
+def canonical_rotations(card: str) -> tuple[int, ...]:
+    """For each rotation of ``card``, the lowest rotation that lays the same colours (a card
+    such as BG/GB reads the same turned 180 degrees: one placement, two spellings)."""
+    rots = ROTATIONS[card]
+    return tuple(rots.index(rots[r]) for r in range(4))
+
+
+CANONICAL: dict[str, tuple[int, ...]] = {cid: canonical_rotations(cid) for cid in CARDS}
+"""Each card's lowest rotation laying the same colours, for each of its 4 rotations."""

@@ -82,6 +82,37 @@ class ColumbaMove:
         return f"parse_columba_move({str(self)!r})"
 
 
+_SHARED: dict[tuple[str, int, int], ColumbaMove] = {}
+_PAID: dict[tuple[str, tuple[int, ...]], ColumbaMove] = {}
+_PLACES: dict[int, tuple[ColumbaMove, ...]] = {}
+
+
+def shared_move(verb: str, sq: int, arg: int) -> ColumbaMove:
+    """``ColumbaMove(verb, sq, arg)``, one shared value each (cheap to list thousands of
+    times)."""
+    k = (verb, sq, arg)
+    m = _SHARED.get(k)
+    if m is None:
+        m = _SHARED[k] = ColumbaMove(verb, sq, arg)
+    return m
+
+
+def paid_move(verb: str, pay: tuple[int, ...]) -> ColumbaMove:
+    """``buy`` / ``raise`` paid with the tiles ``pay`` (sorted colours), shared values."""
+    m = _PAID.get((verb, pay))
+    if m is None:
+        m = _PAID[(verb, pay)] = ColumbaMove(verb, pay=pay)
+    return m
+
+
+def place_moves(k0: int) -> tuple[ColumbaMove, ...]:
+    """The 4 ``place`` moves on top-left ``k0`` (shared values)."""
+    ms = _PLACES.get(k0)
+    if ms is None:
+        ms = _PLACES[k0] = tuple(shared_move("place", k0, r) for r in range(4))
+    return ms
+
+
 GOAL = ColumbaMove("goal")
 NOGOAL = ColumbaMove("nogoal")
 BUY = ColumbaMove("buy")

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rulebox.games.columba.cards import CARDS, COLOURS, DECK_NOTE, ROTATIONS, sq_text, xy
-from rulebox.games.columba.moves import ColumbaMove
-from rulebox.games.columba.rules import (
-    ACTIONS,
-    FALCON,
-    FIELD,
-    GOAL_PHASE,
-    PLACE,
+from rulebox.games.columba.cards import (
+    CARDS,
+    COLOURS,
+    DECK_NOTE,
     POND_ID,
-    SEATS,
-    Columba,
+    ROTATIONS,
+    sq_text,
+    xy,
 )
+from rulebox.games.columba.moves import ColumbaMove
+from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE, SEATS
+from rulebox.games.columba.rules import Columba
+from rulebox.games.columba.territory import FALCON, FIELD
 
 BG = ("black on grey93", "black on grey58", "white on dark_orange3", "white on grey11")
 PLAYER_STYLE = ("bold red", "bold magenta", "bold yellow", "bold green")

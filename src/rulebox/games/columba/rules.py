@@ -1,25 +1,18 @@
-"""Columba (Laurent Escoffier, Ludocom 2012): the rules CB-1..CB-12 and CB-16 of RULINGS.md.
+"""Columba (Laurent Escoffier, Ludocom 2012): the rules CB-1..CB-16 of RULINGS.md.
 
-The territory is a dict from square key (see :mod:`cards`) to the top item there, a tuple
-``(kind, colour, turn, who, card)``: a wild pigeon ``FIELD`` of a card (``card`` is its id,
-``turn`` the turn it was laid), a domesticated pigeon ``TILE`` (``who`` laid it on ``turn``) or a
-``FALCON`` (``who`` laid it; ``card`` is the colour of a tile under it, or ``None``). Only
-the top item counts, so nothing else under it is kept. Dovecotes
-stand on squares (``_cotes``: key -> (owner, large)). ``_freed`` holds the tiles that a falcon
-cut off from every estate (wild again, CB-3 c) and that no estate has taken back since.
+The game class: set-up, what a player may see and do, the checks of each rule, the legal moves,
+scoring, copies and serialisation. By concern, the rest lives beside it:
 
-Regions are the orthogonally connected squares of one colour (falcons and empty squares
-separate them); a region holding a dovecote is its owner's estate. Regions are computed by a
-flood fill when first needed after a change and cached. Whether a card or tile joins two estates
-(CB-9) is decided on the regions as they are after it.
+* :mod:`cards` the cards and the grid; :mod:`pieces` the numbers of pieces and the phases;
+* :mod:`territory` the squares, regions and estates (one flood fill; CB-9 decided on the regions
+  after a placement);
+* :mod:`turn` the turn machine (which action in which phase, playing it) and the named undo
+  record;
+* :mod:`officia` the Officia roles (CB-15);
+* :mod:`state` reading a drawn position back (it imports none of this module at run time).
 
-The turn: the player to move always holds a card (drawn as part of the previous ``end``, from
-the deck order fixed at set-up). ``place`` lays it (phase ``place``); completing the objective
-leads to phase ``goal`` (``goal`` / ``nogoal``, after which the old objective card is in hand);
-otherwise phase ``actions``: ``cote``, ``tile``, ``buy``, ``raise``, ``falcon`` in any order, and
-``end``. The game is over at the ``end`` of a turn in which the deck ran out (CB-11).
-
-Undo keeps one snapshot of the mutable state per move (the state is small).
+``_freed`` holds the tiles that a falcon cut off from every estate (wild again, CB-3 c) and that
+no estate has taken back since.
 """
 
 from __future__ import annotations
@@ -33,6 +26,7 @@ from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import OptionSpec, choice_option, int_option
 from rulebox.core.rng import rng
 from rulebox.games.columba.cards import (
+    CANONICAL,
     CARDS,
     COLOUR_NAMES,
     COLOURS,
@@ -51,130 +45,48 @@ from rulebox.games.columba.moves import (
     GOAL,
     NOGOAL,
     ColumbaMove,
+    paid_move,
     parse_columba_move,
+    place_moves,
+    shared_move,
 )
+from rulebox.games.columba.officia import (
+    OFFICIA_OPTION,
+    ROLES,
+    ROLES_OPTION,
+    deal_roles,
+    power_moves,
+)
+from rulebox.games.columba.pieces import (
+    ACTIONS,
+    COTES,
+    FALCONS,
+    GOAL_PHASE,
+    OVER,
+    PENALTY,
+    PHASES,
+    PLACE,
+    SEATS,
+    TILES_PER_COLOUR,
+)
+from rulebox.games.columba.state import load_position
+from rulebox.games.columba.territory import (
+    FALCON,
+    FIELD,
+    KIND_NAMES,
+    TILE,
+    WILD,
+    Cotes,
+    Regions,
+    Square,
+    find_regions,
+    joins_estates,
+)
+from rulebox.games.columba.turn import Snapshot, action_problem, play
 
-FIELD, TILE, FALCON = 0, 1, 2
-KIND_NAMES = ("field", "tile", "falcon")
-
-PLACE, GOAL_PHASE, ACTIONS, OVER = "place", "goal", "actions", "over"
-PHASES = (PLACE, GOAL_PHASE, ACTIONS, OVER)
-
-SEATS = ("red", "purple", "yellow", "green")
-TILES_PER_COLOUR = 15
-FALCONS = 12
-PENALTY = 4
-COTES = {2: (3, 1), 3: (2, 1), 4: (1, 1)}
-"""(small, large) dovecotes per player by number of players (CB-1)."""
-
-WILD = "wild"
-"""The JSON mark of a tile a falcon cut off from every estate (CB-3 c)."""
-
-Regions = tuple[dict[int, int], list[list[int]], list[int]]
-"""(label of each pigeon square, members of each region, owner of each region or -1)."""
-
-
-def find_regions(sq: dict[int, tuple[Any, ...]], cotes: dict[int, tuple[int, bool]]) -> Regions:
-    """The regions of a territory (the one flood fill): squares of one colour joined along
-    edges, falcons and empty squares apart; a region's owner is the owner of its dovecote."""
-    label: dict[int, int] = {}
-    regs: list[list[int]] = []
-    for k, s in sq.items():
-        if k in label or s[0] == FALCON:
-            continue
-        c = s[1]
-        rid = len(regs)
-        label[k] = rid
-        members = [k]
-        stack = [k]
-        while stack:
-            a = stack.pop()
-            for d in NEIGHBOURS:
-                b = a + d
-                if b not in label:
-                    t = sq.get(b)
-                    if t is not None and t[1] == c and t[0] != FALCON:
-                        label[b] = rid
-                        members.append(b)
-                        stack.append(b)
-        regs.append(members)
-    owner = [-1] * len(regs)
-    for k, (p, _large) in cotes.items():
-        owner[label[k]] = p
-    return label, regs, owner
-
-
-def joins_estates(sq: dict[int, tuple[Any, ...]], cotes: dict[int, tuple[int, bool]],
-                  changes: dict[int, tuple[Any, ...]]) -> bool:
-    """Whether laying ``changes`` (square -> new top item) on the territory would leave two
-    dovecotes in one region (CB-9), judged on the regions after it. Only a region through a
-    changed square can have gained a dovecote, so only those are searched."""
-    seen: set[int] = set()
-    for start, s in changes.items():
-        if start in seen or s[0] == FALCON:
-            continue
-        c = s[1]
-        seen.add(start)
-        stack = [start]
-        cotes_found = 0
-        while stack:
-            a = stack.pop()
-            if a in cotes:
-                cotes_found += 1
-                if cotes_found > 1:
-                    return True
-            for d in NEIGHBOURS:
-                b = a + d
-                if b in seen:
-                    continue
-                t = changes.get(b) or sq.get(b)
-                if t is not None and t[1] == c and t[0] != FALCON:
-                    seen.add(b)
-                    stack.append(b)
-    return False
-
-
-def canonical_rotations(card: str) -> tuple[int, ...]:
-    """For each rotation of ``card``, the lowest rotation that lays the same colours (a card
-    such as BG/GB reads the same turned 180 degrees: one placement, two spellings)."""
-    rots = ROTATIONS[card]
-    return tuple(rots.index(rots[r]) for r in range(4))
-
-
-_CANON = {cid: canonical_rotations(cid) for cid in CARDS}
-
-_MOVES: dict[tuple[str, int, int], ColumbaMove] = {}
-
-
-def _mv(verb: str, sq: int, arg: int) -> ColumbaMove:
-    """Move values are shared (cheap to list thousands of times)."""
-    k = (verb, sq, arg)
-    m = _MOVES.get(k)
-    if m is None:
-        m = _MOVES[k] = ColumbaMove(verb, sq, arg)
-    return m
-
-
-_PAY_MOVES: dict[tuple[str, tuple[int, ...]], ColumbaMove] = {}
-
-
-def _pay_mv(verb: str, pay: tuple[int, ...]) -> ColumbaMove:
-    """``buy`` / ``raise`` paid with the tiles ``pay`` (shared values)."""
-    m = _PAY_MOVES.get((verb, pay))
-    if m is None:
-        m = _PAY_MOVES[(verb, pay)] = ColumbaMove(verb, pay=pay)
-    return m
-
-
-def _place_moves(k0: int) -> tuple[ColumbaMove, ...]:
-    """The 4 ``place`` moves on top-left ``k0`` (shared values)."""
-    ms = _PLACES.get(k0)
-    if ms is None:
-        ms = _PLACES[k0] = tuple(_mv("place", k0, r) for r in range(4))
-    return ms
-
-
-_PLACES: dict[int, tuple[ColumbaMove, ...]] = {}
+__all__ = ["ACTIONS", "COTES", "FALCON", "FALCONS", "FIELD", "GOAL_PHASE", "KIND_NAMES", "OVER",
+           "PENALTY", "PHASES", "PLACE", "ROLES", "SEATS", "TILE", "TILES_PER_COLOUR", "WILD",
+           "Columba"]
 
 
 def _parse_deck(text: str) -> tuple[str, ...]:
@@ -203,25 +115,6 @@ DECK_OPTION = OptionSpec(
 VARIANT_OPTION = choice_option(
     "variant", "standard", "standard rules, or the children's game (CB-13)", ("standard", "kids"))
 POND_OPTION = int_option("pond", 0, "1: shuffle the Pond card into the deck (CB-14)", 0, 1)
-ROLES = ("architect", "farmerswife", "marshal", "peasant", "thief", "falconer")
-"""The 6 Officia roles (CB-15); each but the falconer's is a verb."""
-
-
-def _parse_roles(text: str) -> tuple[str, ...]:
-    names = tuple(t.strip().lower().replace("'", "").replace(" ", "")
-                  for t in text.split(",") if t.strip())
-    bad = [r for r in names if r not in ROLES]
-    if bad:
-        raise ValueError(f"unknown role {bad[0][:20]!r} (roles: {', '.join(ROLES)})")
-    if len(set(names)) != len(names):
-        raise ValueError("each role is dealt once")
-    return names
-
-
-OFFICIA_OPTION = int_option("officia", 0, "1: deal each player an Officia role (CB-15)", 0, 1)
-ROLES_OPTION = OptionSpec(
-    "roles", None, "the Officia roles in seat order, comma-separated (CB-16): "
-    + ", ".join(ROLES), parse=_parse_roles, show=lambda v: ",".join(v))
 
 
 class Columba(Game):
@@ -253,12 +146,12 @@ class Columba(Game):
             cards = list(order)
             if POND_ID in cards and not pond:
                 raise OptionError("the deck lists the Pond (P): add pond=1 [CB-14]")
-        self._roles: list[str] = self._deal_roles(n)
+        self._roles: list[str] = deal_roles(self, n)
         self._friends: tuple[tuple[int, ...], ...] = tuple(
             (p, (p + 2) % 4) if n == 4 else (p,) for p in range(n)
         )
-        self._sq: dict[int, tuple[Any, ...]] = {}
-        self._cotes: dict[int, tuple[int, bool]] = {}
+        self._sq: dict[int, Square] = {}
+        self._cotes: Cotes = {}
         self._lay(key(0, 0), cards[0], 0, -1)
         self._deck: list[str] = list(reversed(cards[1:]))  # the top card is last
         # the children's game has no objectives (CB-13)
@@ -283,25 +176,8 @@ class Columba(Game):
         self._marshal: int | None = None  # the square the marshal's card must cover
         self._second: str | None = None  # the falconer's second falcon, lost unless placed
         self._freed: frozenset[int] = frozenset()  # tiles a falcon cut off (CB-3 c)
-        self._undo: list[tuple[Any, ...]] = []
+        self._undo: list[Snapshot] = []  # one record per move (turn.Snapshot)
         self._dirty()
-
-    def _deal_roles(self, n: int) -> list[str]:
-        officia = bool(self.opts.get("officia"))
-        given = self.opts.get("roles")
-        if given is not None and not officia:
-            raise OptionError("roles= needs officia=1 [CB-15]")
-        if officia and self.opts.get("variant") == "kids":
-            raise OptionError("the children's game has no Officia (no tiles) [CB-13]")
-        if not officia:
-            return []
-        if given is not None:
-            if len(given) != n:
-                raise OptionError(f"roles= must name {n} roles, one per seat [CB-16]")
-            return list(given)
-        dealt = rng(self.opts["seed"], "columba-roles").sample(ROLES, n)
-        self.opts["roles"] = tuple(dealt)  # in force, so `new` echoes it
-        return dealt
 
     def role(self, p: int) -> str | None:
         """Player ``p``'s Officia role, if the game has them."""
@@ -741,7 +617,7 @@ class Columba(Game):
     def _placements(self) -> list[ColumbaMove]:
         p = self._to_move
         assert self._hand is not None
-        rots = tuple(sorted(set(_CANON[self._hand])))  # each distinct layout once
+        rots = tuple(sorted(set(CANONICAL[self._hand])))  # each distinct layout once
         sq = self._sq
         label, _regs, owner = self._regions()
         obj = self._obj[p]
@@ -804,14 +680,14 @@ class Columba(Game):
                    multi: set[int]) -> None:
         """Add the distinct rotations ``rots`` of a card on ``k0`` that join no estates (CB-9)."""
         if self._turn_tiles:  # only with Officia: a card after tiles (CB-15)
-            out.extend(_mv("place", k0, r) for r in rots
+            out.extend(shared_move("place", k0, r) for r in rots
                        if not self._card_joins(k0, r) and self._card_keeps_tiles(k0, r))
         elif k0 in multi:
-            out.extend(_mv("place", k0, r) for r in rots if not self._card_joins(k0, r))
+            out.extend(shared_move("place", k0, r) for r in rots if not self._card_joins(k0, r))
         elif len(rots) == 4:
-            out.extend(_place_moves(k0))
+            out.extend(place_moves(k0))
         else:
-            out.extend(_mv("place", k0, r) for r in rots)
+            out.extend(shared_move("place", k0, r) for r in rots)
 
     def _card_keeps_tiles(self, k0: int, rot: int) -> bool:
         """Whether the tiles laid this turn could still end it in an estate after this card
@@ -842,9 +718,9 @@ class Columba(Game):
                     for k in members:
                         if self._cote_spot(k):
                             if small:
-                                out.append(_mv("cote", k, 0))
+                                out.append(shared_move("cote", k, 0))
                             if large:
-                                out.append(_mv("cote", k, 1))
+                                out.append(shared_move("cote", k, 1))
         colours = [c for c in range(4) if self._reserve[p][c]]
         if colours:
             friends = self._friends[p]
@@ -861,12 +737,12 @@ class Columba(Game):
             for k in sorted(spots):
                 for c in colours:
                     if effect(k, c, p) == 0:
-                        out.append(_mv("tile", k, c))
+                        out.append(shared_move("tile", k, c))
         for verb, problem in (("buy", self._buy_problem), ("raise", self._raise_problem)):
             if problem(p) is None:
-                out += [_pay_mv(verb, pay) for pay in self._payments(p, self._cost(p, verb))]
+                out += [paid_move(verb, pay) for pay in self._payments(p, self._cost(p, verb))]
         if self._roles:
-            out += self._power_moves(p)
+            out += power_moves(self, p)
         if self._adults[p]:
             friends = self._friends[p]
             for rid, members in enumerate(regs):
@@ -874,7 +750,7 @@ class Columba(Game):
                     continue
                 for k in members:
                     if self._falcon_problem(k, p) is None:
-                        out.append(_mv("falcon", k, 0))
+                        out.append(shared_move("falcon", k, 0))
         return out
 
     def _pending_ok_now(self, p: int, reg: Regions) -> bool:
@@ -952,7 +828,7 @@ class Columba(Game):
             if self._phase == PLACE:
                 self._legal = self._placements()
                 if self._roles:
-                    self._legal += self._power_moves(self._to_move)
+                    self._legal += power_moves(self, self._to_move)
             elif self._phase == GOAL_PHASE:
                 self._legal = [GOAL, NOGOAL] if self._deck else [NOGOAL]
             elif self._phase == ACTIONS:
@@ -971,7 +847,8 @@ class Columba(Game):
         ambiguous (``AmbiguousMoveError``) with the choices listed (CB-8)."""
         if isinstance(text, str) and not self.is_terminal():
             move = self.parse_move(text)
-            if move.verb in ("buy", "raise") and not move.pay and self._move_problem(move) is None:
+            bare = move.verb in ("buy", "raise") and not move.pay
+            if bare and action_problem(self, move) is None:
                 why = self._ambiguity(move)
                 if why is not None:
                     raise AmbiguousMoveError(f"{why} [CB-8]")
@@ -981,12 +858,12 @@ class Columba(Game):
         """The canonical value of a legal ``move`` (as listed by :meth:`legal_moves`)."""
         v = move.verb
         if v == "place" and self._hand is not None:
-            rot = _CANON[self._hand][move.arg]
-            return move if rot == move.arg else _mv("place", move.sq, rot)
+            rot = CANONICAL[self._hand][move.arg]
+            return move if rot == move.arg else shared_move("place", move.sq, rot)
         if v in ("buy", "raise") and not move.pay:
             p = self._to_move
             choices = self._payments(p, self._cost(p, v))
-            return _pay_mv(v, choices[0]) if choices else move
+            return paid_move(v, choices[0]) if choices else move
         return move
 
     def _ambiguity(self, move: ColumbaMove) -> str | None:
@@ -997,13 +874,13 @@ class Columba(Game):
         if len(choices) < 2:
             return None
         return (f"{move.verb!r} could be paid in {len(choices)} ways: "
-                + ", ".join(str(_pay_mv(move.verb, c)) for c in choices)
+                + ", ".join(str(paid_move(move.verb, c)) for c in choices)
                 + "; name the colours of the tiles you pay")
 
     def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, ColumbaMove):
             return Illegal(f"{move!r} is not a Columba action", "CB-2")
-        why = self._move_problem(move)
+        why = action_problem(self, move)
         if why is not None:
             return Illegal(*why)
         if move.verb in ("buy", "raise") and not move.pay:
@@ -1012,417 +889,17 @@ class Columba(Game):
                 return Illegal(ambiguous, "CB-8")
         return None
 
-    def _move_problem(self, move: ColumbaMove) -> tuple[str, str] | None:
-        p = self._to_move
-        v = move.verb
-        phase = self._phase
-        if phase == OVER:
-            return "the game is over", "CB-11"
-        if self._kids and v in ("goal", "nogoal", "tile", "buy", "raise", "falcon"):
-            return ("the children's game has only cards and dovecotes: no objectives, tiles or "
-                    "falcons", "CB-13")
-        if v in ROLES:
-            return self._power_problem(move, p)
-        if phase == PLACE and v != "place":
-            return (f"first lay the card in hand ({self._hand}) with place x,y rN", "CB-2")
-        if phase == GOAL_PHASE and v not in ("goal", "nogoal"):
-            return ("your objective is complete: say goal (take a new one) or nogoal first",
-                    "CB-4")
-        if v == "place":
-            if phase != PLACE:
-                return "you have no card in hand to lay this turn", "CB-2"
-            why = self._position_problem(move.sq, p)
-            if why:
-                return why
-            if self._card_joins(move.sq, move.arg):
-                return "laid so, the card would join two estates into one", "CB-9"
-            if self._turn_tiles and not self._card_keeps_tiles(move.sq, move.arg):
-                return ("laid so, the card would cut the tiles you laid this turn off every "
-                        "estate", "CB-7")
-            return None
-        if v == "goal":
-            if phase != GOAL_PHASE:
-                return "you may take a new objective only when you complete one", "CB-4"
-            if not self._deck:
-                return "the deck is empty: there is no new objective to take", "CB-4"
-            return None
-        if v == "nogoal":
-            if phase != GOAL_PHASE:
-                return "nogoal answers a completed objective; yours is not complete", "CB-4"
-            return None
-        if v == "end":
-            loose = self._unattached(self._turn_tiles, self._regions())
-            if loose:
-                return ("every tile laid this turn must belong to an estate when the turn "
-                        "ends; " + ", ".join(sq_text(t) for t in loose) + " does not", "CB-7")
-            return None
-        if v == "cote":
-            return self._cote_problem(move.sq, move.arg, p)
-        if v == "tile":
-            if self._reserve[p][move.arg] == 0:
-                return f"you have no {COLOUR_NAMES[move.arg]} tile in your reserve", "CB-7"
-            return self._tile_problem(move.sq, move.arg, p)
-        if v in ("buy", "raise"):
-            why = self._buy_problem(p) if v == "buy" else self._raise_problem(p)
-            if why is None and move.pay:
-                why = self._pay_problem(p, v, move.pay)
-            return why
-        if v == "falcon":
-            return self._falcon_problem(move.sq, p)
-        return f"unknown action {v!r}", "CB-2"
-
-    # --- Officia (CB-15) ------------------------------------------------------------------------
-    def _marshal_can_place(self, k: int) -> bool:
-        """Whether the card in hand could then be laid over ``k`` (the marshal's square)."""
-        saved = self._marshal
-        self._marshal = k
-        try:
-            return bool(self._placements())
-        finally:
-            self._marshal = saved
-
-    def _cotes_after(self, cotes: dict[int, tuple[int, bool]], p: int) -> bool:
-        """Whether the tiles laid this turn could still end the turn with these dovecotes."""
-        saved, saved_reg = self._cotes, self._reg
-        self._cotes, self._reg = cotes, None
-        try:
-            return self._pending_ok(p, self._regions(), self._turn_tiles)
-        finally:
-            self._cotes, self._reg = saved, saved_reg
-
-    def _power_problem(self, move: ColumbaMove, p: int) -> tuple[str, str] | None:
-        """Why ``p`` may not use this Officia power now (CB-15), or ``None``."""
-        v = move.verb
-        if not self._roles:
-            return "this game has no Officia roles (officia=0)", "CB-15"
-        if self._roles[p] != v:
-            return f"that is the {v}'s power; you are the {self._roles[p]}", "CB-15"
-        if self._power:
-            return f"the {v}'s power is used once per turn", "CB-15"
-        if self._phase == GOAL_PHASE:
-            return "your objective is complete: say goal or nogoal first", "CB-4"
-        c = COLOUR_NAMES[move.arg]
-        if v == "marshal":
-            if self._phase != PLACE:
-                return "the marshal pays before the card is laid", "CB-15"
-            if not self._reserve[p][move.arg]:
-                return f"you have no {c} tile in your reserve", "CB-15"
-            where = sq_text(move.sq)
-            if move.sq not in self._sq:
-                return f"{where} is empty: there is no pigeon to cover", "CB-15"
-            label, _regs, owner = self._regions()
-            if not self._coverable(move.sq, p, label, owner):
-                return (f"the card may not cover {where} (a dovecote, a falcon, the Pond, or a "
-                        "square you may not capture in)", "CB-15")
-            if not self._marshal_can_place(move.sq):
-                return f"the card in hand cannot be laid over {where}", "CB-15"
-            return None
-        if self._phase != ACTIONS:
-            return f"the {v}'s power comes after the card", "CB-15"
-        if v in ("farmerswife", "thief"):
-            obj = self._obj[p]
-            if v == "thief":
-                victim = move.sq2
-                if not 0 <= victim < self.num_players or victim == p:
-                    return "steal from another player (a seat number)", "CB-15"
-                if not self._reserve[victim][move.arg]:
-                    return f"player {victim} has no {c} tile in reserve", "CB-15"
-            elif not self._reserve[p][move.arg]:
-                return f"you have no {c} tile in your reserve", "CB-15"
-            if obj is None:
-                return "you have no objective to put the tile on", "CB-15"
-            if not any(f == move.arg and not s
-                       for f, s in zip(CARDS[obj].fields, self._slots[p], strict=True)):
-                return f"your objective has no free {c} slot", "CB-15"
-            return None
-        where = sq_text(move.sq)
-        cote = self._cotes.get(move.sq)
-        if cote is None or cote[0] != p:
-            return f"you have no dovecote on {where}", "CB-15"
-        if v == "peasant":
-            colour = self._sq[move.sq][1]
-            if not self._reserve[p][colour]:
-                return (f"the estate on {where} is {COLOUR_NAMES[colour]}: you have no such "
-                        "tile in reserve", "CB-15")
-            return None
-        # the architect
-        if not move.arg:
-            if cote[1]:
-                return f"the dovecote on {where} is large already", "CB-15"
-            if not self._cotes_left[p][1]:
-                return "you have no large dovecote in reserve", "CB-15"
-            return None
-        dest = move.sq2
-        there = sq_text(dest)
-        if dest == move.sq:
-            return f"the dovecote is on {there} already", "CB-15"
-        if not self._cote_spot(dest):
-            return (f"a dovecote may not stand on {there} (empty, a falcon, a dovecote, or a "
-                    "card laid this turn)", "CB-6")
-        label, _regs, owner = self._regions()
-        if owner[label[dest]] != -1 and label[dest] != label[move.sq]:
-            return f"{there} is in an estate already", "CB-9"
-        if self._turn_tiles:
-            cotes = dict(self._cotes)
-            del cotes[move.sq]
-            cotes[dest] = cote
-            if not self._cotes_after(cotes, p):
-                return ("the tiles you laid this turn would no longer belong to an estate",
-                        "CB-7")
-        return None
-
-    def _power_moves(self, p: int) -> list[ColumbaMove]:
-        """The Officia power of ``p`` that may be used now (CB-15)."""
-        role = self._roles[p] if self._roles else None
-        if role is None or role == "falconer" or self._power:
-            return []
-        res = self._reserve[p]
-        out: list[ColumbaMove] = []
-        if role == "marshal":
-            if self._phase != PLACE or not any(res):
-                return []
-            label, _regs, owner = self._regions()
-            for k in sorted(self._sq):
-                if self._coverable(k, p, label, owner) and self._marshal_can_place(k):
-                    out.extend(_mv("marshal", k, c) for c in range(4) if res[c])
-            return out
-        if self._phase != ACTIONS:
-            return []
-        cands: list[ColumbaMove] = []
-        if role == "farmerswife":
-            cands = [_mv("farmerswife", 0, c) for c in range(4) if res[c]]
-        elif role == "thief":
-            cands = [ColumbaMove("thief", 0, c, v) for v in range(self.num_players) if v != p
-                     for c in range(4) if self._reserve[v][c]]
-        elif role == "peasant":
-            cands = [_mv("peasant", k, 0) for k, (o, _l) in sorted(self._cotes.items()) if o == p]
-        elif role == "architect":
-            mine = [k for k, (o, _l) in sorted(self._cotes.items()) if o == p]
-            cands = [_mv("architect", k, 0) for k in mine]
-            label, _regs, owner = self._regions()
-            spots = [d for d in sorted(self._sq) if self._cote_spot(d)]
-            for k in mine:
-                cands += [ColumbaMove("architect", k, 1, d) for d in spots
-                          if owner[label[d]] == -1 or label[d] == label[k]]
-        return [m for m in cands if self._power_problem(m, p) is None]
-
     # --- playing ------------------------------------------------------------------------------
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            dict(self._sq), dict(self._cotes), list(self._deck), self._hand, self._phase,
-            self._to_move, self._turn, list(self._obj), [list(s) for s in self._slots],
-            [list(r) for r in self._reserve], list(self._supply),
-            [list(c) for c in self._cotes_left], [list(c) for c in self._chicks],
-            list(self._adults), self._falcons, self._cote_done, self._falcon_done,
-            list(self._turn_tiles), {k: list(v) for k, v in self._under.items()}, self._power,
-            self._marshal, self._second, self._freed,
-        )
-
-    def _restore(self, snap: tuple[Any, ...]) -> None:
-        (self._sq, self._cotes, self._deck, self._hand, self._phase, self._to_move, self._turn,
-         self._obj, self._slots, self._reserve, self._supply, self._cotes_left, self._chicks,
-         self._adults, self._falcons, self._cote_done, self._falcon_done,
-         self._turn_tiles, self._under, self._power, self._marshal, self._second,
-         self._freed) = snap
-        self._dirty()
-
     def apply_unchecked(self, move: ColumbaMove) -> None:
         """Play a legal action; another spelling of a placement or a bare ``buy`` / ``raise``
         is recorded in its canonical form (:meth:`canonical`)."""
         move = self.canonical(move)
-        self._undo.append(self._snapshot())
-        p = self._to_move
-        v = move.verb
-        before = self._regions() if v == "falcon" else None
-        if v == "place":
-            self._do_place(move.sq, move.arg, p)
-        elif v == "goal":
-            old = self._obj[p]
-            self._obj[p] = self._deck.pop()
-            self._slots[p] = [False] * 4
-            self._hand = old
-            self._phase = PLACE
-        elif v == "nogoal":
-            self._hand = self._obj[p]
-            self._obj[p] = None
-            self._slots[p] = [False] * 4
-            self._phase = PLACE
-        elif v == "end":
-            if self._second is not None:
-                self._forfeit_second(p)
-            self._cote_done = False
-            self._falcon_done = 0
-            self._turn_tiles = []
-            self._power = False
-            if not self._deck:
-                self._phase = OVER
-            else:
-                self._to_move = (p + 1) % self.num_players
-                self._turn += 1
-                self._hand = self._deck.pop()
-                self._phase = PLACE
-        elif v == "cote":
-            self._cotes[move.sq] = (p, bool(move.arg))
-            self._cotes_left[p][move.arg] -= 1
-            self._cote_done = True
-        elif v == "tile":
-            self._sq[move.sq] = (TILE, move.arg, self._turn, p, None)
-            self._reserve[p][move.arg] -= 1
-            self._turn_tiles = [*self._turn_tiles, move.sq]
-        elif v == "buy":
-            self._pay(p, move.pay)
-            self._falcons -= 1
-            self._falcon_done += 1
-            if self._falcon_done == 2:  # the falconer's second: an adult at once (CB-15)
-                self._second = "buy"
-                self._adults[p] += 1
-            else:
-                self._chicks[p] = [*self._chicks[p], self._turn]
-        elif v == "raise":
-            self._pay(p, move.pay)
-            chicks = sorted(self._chicks[p])
-            chicks.pop(0)
-            self._chicks[p] = chicks
-            self._adults[p] += 1
-            self._falcon_done += 1
-            if self._falcon_done == 2:
-                self._second = "raise"
-        elif v in ("architect", "farmerswife", "marshal", "peasant", "thief"):
-            self._do_power(move, p)
-        elif v == "falcon":
-            self._second = None  # a falcon placed after the falconer's second one keeps it
-            under = self._sq[move.sq]
-            # a tile under a falcon stays there (counted for CB-12), out of play
-            self._sq[move.sq] = (FALCON, -1, self._turn, p,
-                                 under[1] if under[0] == TILE else None)
-            self._adults[p] -= 1
+        self._undo.append(Snapshot.take(self))
+        play(self, move)
         self._history.append(move)
-        self._dirty()
-        if before is not None:
-            self._free_cut_off(before)
-        elif self._freed and v in ("place", "tile", "cote", "architect"):
-            self._keep_freed()
-
-    def _free_cut_off(self, before: Regions) -> None:
-        """After a falcon: the tiles it cut off from every estate are wild again (CB-3 c)."""
-        label, _regs, owner = before
-        after_label, _after_regs, after_owner = self._regions()
-        freed = set(self._freed)
-        for k, s in self._sq.items():
-            if (s[0] == TILE and owner[label[k]] != -1
-                    and after_owner[after_label[k]] == -1):
-                freed.add(k)
-        self._freed = frozenset(freed)
-        self._keep_freed()
-
-    def _keep_freed(self) -> None:
-        """A freed tile that was captured, covered, or taken into an estate again is free no
-        more: only the falcon's cut makes a tile wild, not one long ago."""
-        label, _regs, owner = self._regions()
-        sq = self._sq
-        self._freed = frozenset(k for k in self._freed
-                                if sq.get(k, (FIELD,))[0] == TILE and owner[label[k]] == -1)
-
-    def _forfeit_second(self, p: int) -> None:
-        """The falconer's second falcon of the turn was not placed: it goes back (CB-15)."""
-        if self._second is not None and self._adults[p]:  # an adult either way
-            self._adults[p] -= 1
-            self._falcons += 1
-        self._second = None
-
-    def _fill_slot(self, p: int, colour: int) -> None:
-        """A tile of ``colour`` onto a free slot of ``p``'s objective; a full objective goes to
-        the reserve and the player must say goal or nogoal (CB-4)."""
-        obj = self._obj[p]
-        assert obj is not None
-        fields = CARDS[obj].fields
-        slots = self._slots[p]
-        for i in range(4):
-            if not slots[i] and fields[i] == colour:
-                slots[i] = True
-                break
-        if all(slots):
-            for c in fields:
-                self._reserve[p][c] += 1
-            self._slots[p] = [False] * 4
-            self._phase = GOAL_PHASE
-
-    def _do_power(self, move: ColumbaMove, p: int) -> None:
-        v = move.verb
-        self._power = True
-        if v == "architect":
-            owner, large = self._cotes[move.sq]
-            if move.arg:
-                del self._cotes[move.sq]
-                self._cotes[move.sq2] = (owner, large)
-                if move.sq in self._under:
-                    self._under[move.sq2] = self._under.pop(move.sq)
-            else:
-                self._cotes[move.sq] = (owner, True)
-                self._cotes_left[p][1] -= 1
-                self._cotes_left[p][0] += 1
-        elif v == "farmerswife":
-            self._reserve[p][move.arg] -= 1
-            self._fill_slot(p, move.arg)
-        elif v == "thief":
-            self._reserve[move.sq2][move.arg] -= 1
-            self._fill_slot(p, move.arg)
-        elif v == "marshal":
-            self._reserve[p][move.arg] -= 1
-            self._supply[move.arg] += 1
-            self._marshal = move.sq
-        elif v == "peasant":
-            colour = self._sq[move.sq][1]
-            self._reserve[p][colour] -= 1
-            self._under[move.sq] = [*self._under.get(move.sq, []), colour]
-
-    def _pay(self, p: int, pay: tuple[int, ...]) -> None:
-        """Pay the reserve tiles the player named back to the supply (CB-8)."""
-        res = self._reserve[p]
-        for c in pay:
-            res[c] -= 1
-            self._supply[c] += 1
-
-    def _do_place(self, k0: int, rot: int, p: int) -> None:
-        card = self._hand
-        assert card is not None
-        sq = self._sq
-        obj = self._obj[p]
-        slots = self._slots[p]
-        captured = False
-        marshal = self._marshal
-        self._marshal = None
-        for off in OFFSETS:
-            s = sq.get(k0 + off)
-            if s is not None and k0 + off == marshal and s[0] == TILE:
-                self._supply[s[1]] += 1  # a tile the marshal covers goes back to the supply
-            if s is None or self._kids or k0 + off == marshal:
-                continue
-            captured = True
-            colour = s[1]
-            if s[0] == FIELD:
-                self._supply[colour] -= 1
-            assert obj is not None
-            fields = CARDS[obj].fields
-            for i in range(4):
-                if not slots[i] and fields[i] == colour:
-                    slots[i] = True
-                    break
-        self._lay(k0, card, rot, self._turn)
-        self._hand = None
-        if captured and all(slots):
-            assert obj is not None
-            for colour in CARDS[obj].fields:
-                self._reserve[p][colour] += 1
-            self._slots[p] = [False] * 4  # its 4 tiles went to the reserve (CB-4)
-            self._phase = GOAL_PHASE
-        else:
-            self._phase = ACTIONS
 
     def _undo_last(self) -> None:
-        # a snapshot may be shared with clones: restore it, then take fresh copies of it
-        self._restore(self._undo.pop())
-        self._restore(self._snapshot())
+        self._undo.pop().restore(self)
 
     # --- the end ------------------------------------------------------------------------------
     def sides(self) -> list[tuple[int, ...]]:
@@ -1482,8 +959,8 @@ class Columba(Game):
         g._friends = self._friends
         g._kids = self._kids
         g._roles = self._roles
-        g._restore(self._snapshot())
-        g._undo = list(self._undo)  # snapshots are never mutated in place
+        Snapshot.take(self).hand_over(g)
+        g._undo = list(self._undo)  # undo records are never changed in place
         return g
 
     def _player_json(self, p: int) -> dict[str, Any]:
@@ -1571,14 +1048,9 @@ class Columba(Game):
         deck = drawn + order
         self._deck = order[::-1]  # the next card to draw is the last
         self._drawn_start = {**start, "deck": deck}
-        self._undo = [self._with_deck(snap, deck) for snap in self._undo]
+        self._undo = [rec._replace(deck=deck[len(deck) - len(rec.deck):][::-1])
+                      for rec in self._undo]
         self._legal = None
-
-    @staticmethod
-    def _with_deck(snap: tuple[Any, ...], deck: list[str]) -> tuple[Any, ...]:
-        """An undo record with its deck taken from the end of ``deck`` (top first)."""
-        left = len(snap[2])
-        return (*snap[:2], deck[len(deck) - left:][::-1], *snap[3:])
 
     def position_key(self) -> Any:
         return (
@@ -1594,8 +1066,6 @@ class Columba(Game):
 
     # --- loading a drawn position -------------------------------------------------------------
     def _load_position(self, data: dict[str, Any]) -> None:
-        from rulebox.games.columba.state import load_position
-
         load_position(self, data)
         self._undo = []
         self._dirty()

@@ -1,10 +1,12 @@
 """Reading a drawn Columba position (``Columba.position_json`` data) back, refusing anything
 corrupt with ``StateError``: unknown cards or colours, a detached territory, two dovecotes in one
-region, tile or falcon counts that do not add up (CB-12), and so on."""
+region, tile or falcon counts that do not add up (CB-12), and so on.
+
+It imports the rules module only for type checking: ``rules`` imports this one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import StateError
 from rulebox.games.columba.cards import (
@@ -13,26 +15,24 @@ from rulebox.games.columba.cards import (
     COLOUR_NAMES,
     COLOURS,
     DECK_IDS,
-    NEIGHBOURS,
     POND_ID,
     key,
     sq_text,
 )
-from rulebox.games.columba.rules import (
+from rulebox.games.columba.officia import ROLES
+from rulebox.games.columba.pieces import (
     ACTIONS,
     COTES,
-    FALCON,
     FALCONS,
-    FIELD,
     GOAL_PHASE,
     PHASES,
     PLACE,
-    ROLES,
-    TILE,
     TILES_PER_COLOUR,
-    WILD,
-    Columba,
 )
+from rulebox.games.columba.territory import FALCON, FIELD, TILE, WILD, is_connected
+
+if TYPE_CHECKING:
+    from rulebox.games.columba.rules import Columba
 
 
 def load_position(game: Columba, data: dict[str, Any]) -> None:
@@ -164,18 +164,7 @@ class _Loader:
                 g._sq[k] = (FALCON, -1, turn, who, under)
             else:
                 raise StateError(f"square {text}: item must be a field, tile or falcon")
-        # one territory: every square connected to the others
-        start = next(iter(g._sq))
-        seen = {start}
-        stack = [start]
-        while stack:
-            a = stack.pop()
-            for dd in NEIGHBOURS:
-                b = a + dd
-                if b in g._sq and b not in seen:
-                    seen.add(b)
-                    stack.append(b)
-        if len(seen) != len(g._sq):
+        if not is_connected(g._sq):
             raise StateError("the territory must be one connected area [CB-2]")
         g._freed = frozenset(freed)
 
