@@ -12,6 +12,8 @@ Agents run on fixed node budgets (``iterations=``) and seeds, so every test repe
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rulebox.ai import make_agent
@@ -173,3 +175,21 @@ def test_features_are_opposite_for_the_two_players() -> None:
         assert evaluation.features(game, 1) == [-x for x in evaluation.features(game, 0)]
         v = evaluation.values(game)
         assert v[0] == -v[1] and -1.0 < v[0] < 1.0
+
+
+def test_winning_moves_is_exact() -> None:
+    assert [str(m) for m in evaluation.winning_moves(drawn(WIN_IN_ONE))] == ["Ra2"]
+    assert evaluation.winning_moves(drawn(DOUBLE_SEAL)) == []
+    rand = random.Random(7)
+    for _ in range(15):  # every position of 15 random games against brute force
+        game = Columns.new()
+        while not game.is_terminal():
+            p = game.current_player()
+            brute = []
+            for move in game.legal_moves():
+                child = game.clone()
+                child.apply(move)
+                if child.is_terminal() and child.returns()[p] > 0:
+                    brute.append(move)
+            assert evaluation.winning_moves(game) == brute
+            game.apply(rand.choice(game.legal_moves()))

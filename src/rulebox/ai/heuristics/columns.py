@@ -262,3 +262,30 @@ def playout_move(game: Game, moves: Sequence[Any], rng: random.Random) -> Any:
 
 EVALUATIONS = {"v1": values_v1}
 """The evaluation before issue 16 (``alphabeta:eval=v1``)."""
+
+
+def winning_moves(game: Game) -> list[Any]:
+    """Exactly the moves that win at once for the player to move: the opponent is left with no
+    placement (COL-8) and the player is ahead (COL-9). Cheap in most positions: a move fills
+    at most two pins, so while three pins still take an opponent's single (or roundel) no move
+    can end the game."""
+    g: Any = game
+    p = g.current_player()
+    if p not in (0, 1):
+        return []
+    stacks, owner_of, kind_of, left = _board(g)
+    o = 1 - p
+    open_pins = [s for s in stacks if len(s) < LEVELS]
+    if left[o][_SINGLE] and len(open_pins) > 2:
+        return []
+    if left[o][_ROUNDEL] and sum(
+        1 for s in open_pins if not s or kind_of[s[-1]] == _ROUNDEL or owner_of[s[-1]] == o
+    ) > 2:
+        return []
+    out = []
+    for move in g.legal_moves():
+        child = g.clone()
+        child.apply_unchecked(move)
+        if child.current_player() not in (0, 1) and child.returns()[p] > 0:
+            out.append(move)
+    return out
