@@ -145,6 +145,14 @@ class MctsConfig:
     order of the prior (best first). 0 tries every move once, in a random order, before any
     is searched deeper."""
     widen_base: int = 3
+    turn_playout: bool = False
+    """Playouts only finish the turn under way (the same player moving, at most
+    ``playout_depth`` actions), so that every leaf is evaluated at the start of a turn and
+    leaves at different points of a multi-action turn are compared alike."""
+    grow: int = 0
+    """For hidden information: add the determinizations one by one, the next once the search
+    has spent ``grow`` iterations per root move on each of those so far (0: all of them from the
+    start). A small budget then searches a few worlds well instead of many barely."""
     screen: float = 0.0
     """With widening: the share of the time (all of it under ``iterations=``) spent ordering
     the root moves by the game's full evaluation one ply ahead (as ``greedy`` would), instead
@@ -176,8 +184,10 @@ class Searcher:
         cfg = self.config
         pm = self.h.playout_move if cfg.heuristic_share > 0 else None
         guided = self.guided
+        mover = game.current_player() if cfg.turn_playout else None
         for step in range(cfg.playout_depth):
-            if game.current_player() == TERMINAL:
+            p = game.current_player()
+            if p == TERMINAL or (mover is not None and p != mover):
                 break
             moves = game.legal_moves()
             if guided is not None and (cfg.guide >= 1.0 or rand.random() < cfg.guide):
@@ -284,7 +294,13 @@ class MctsAgent:
             widen=extra_number(settings, "widen", base.widen, 0.0, 100.0),
             widen_base=base.widen_base,
             screen=extra_number(settings, "screen", base.screen, 0.0, 1.0),
+            grow=base.grow,
+            turn_playout=base.turn_playout,
         )
+        if self.config.guide == 0:  # best-v1: as before the game's knowledge came in
+            self.config = replace(self.config, grow=0, turn_playout=False,
+                                  playout_depth=0 if game_id == "columba" else
+                                  self.config.playout_depth)
         self.settings = settings
         self.h = heuristic(game_id)
         old = hook(game_id, "values_v1") if self.config.guide == 0 else None
@@ -338,9 +354,11 @@ class MctsAgent:
             for root in roots:
                 root.untried = searcher.expand_moves(game, root_moves)
         legal = set(moves)
+        per_world = self.config.grow * len(root_moves or moves)
         n = 0
         while not budget.done(n):
-            i = n % len(worlds)
+            active = len(worlds) if per_world <= 0 else min(len(worlds), 1 + n // per_world)
+            i = n % active
             if not searcher.uct_iteration(roots[i], worlds[i].clone(), budget):
                 break
             n += 1
@@ -425,12 +443,12 @@ _CONFIGS: dict[str, MctsConfig] = {
     # the score as it stands at the new node (ismcts so beat greedy 4-0 at 0.25 s a move;
     # with 8-move playouts greedy beat it 4-0)
     "columba": MctsConfig(c=0.5, playout_depth=0, heuristic_share=0.8, determinizations=4,
-                          guide=1.0, widen=1.0, screen=0.4),
+                          guide=1.0, widen=1.0, screen=0.7),
     # 36 to 1: playouts that keep the cubes in one group (heuristics.solitaire36.playout_move).
     # At 0.5 s a move on the tuning deals 1000..1059 they won 32 of 60, random playouts 16
     # (sign test on the same deals 22 to 6, p = 0.004); playouts cut at 8 moves with the plan
     # value as the leaf won 18, and the plan value alone (no playout) 5
-    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=1.0, guide=1.0),
+    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=1.0, guide=1.0, grow=3),
 }
 
 
