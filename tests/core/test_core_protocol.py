@@ -198,13 +198,13 @@ def test_illegal_reason_and_check_move_agree_with_the_legal_moves(game_id: str) 
             break
         legal = game.legal_moves()
         legal_texts = {str(m) for m in legal}
-        for move in legal:
+        for move in legal[:100]:  # (Discs' set-up has 1680)
             assert game.illegal_reason(move) is None
             game.check_move(move)
         # moves legal one ply later, or earlier, are mostly illegal now
         probe = game.clone()
         probe.apply(legal[0])
-        for move in probe.legal_moves() if not probe.is_terminal() else []:
+        for move in (probe.legal_moves() if not probe.is_terminal() else [])[:100]:
             if str(move) in legal_texts:
                 continue
             why = game.illegal_reason(move)
