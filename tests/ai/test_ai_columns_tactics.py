@@ -65,6 +65,10 @@ DOUBLE_SEAL = """
 TACTICS = [
     pytest.param(WIN_IN_ONE, 0, {"Ra2"}, id="win-in-one"),
     pytest.param(DOUBLE_SEAL, 0, {"Da2b2"}, id="double-seal"),
+    # the same with dark to move: light threatens Da2b2, which wins. Dark stops it by sealing
+    # the pair himself or by raising a2 or b2 to height 4 (no double fits on unequal stacks,
+    # COL-6); Ra3, Rc3 or Rd1 lose to light's double
+    pytest.param(DOUBLE_SEAL, 1, {"Ra2", "Rb2", "Da2b2"}, id="stop-the-double-seal"),
 ]
 
 AGENTS = {"best": {"iterations": "3000"}, "hard": {"iterations": "3000"},
@@ -146,6 +150,11 @@ def test_sealed_pins_count_for_the_blocker_owner() -> None:
     f = _f(drawn(WIN_IN_ONE))
     assert f["sealed"] == 1
     assert f["sealed_safe"] == 1  # dark has no single to kill it
+
+
+def test_lower_pins_topped_by_own_blockers() -> None:
+    # a1, a3, b1 and c1 end in a light blocker below level 4; no pin ends so in dark's
+    assert _f(drawn(WIN_IN_ONE))["tops"] == 4 - 0
 
 
 def test_open_height_4_pins_favour_the_player_to_move() -> None:

@@ -8,7 +8,10 @@ built around the fifth level. What the rules make decisive there:
   single blocker on level 5 (a double cannot rest on one piece at both ends, COL-6). Such a
   pin is *sealed* for the blocker's owner;
 - a pin of height 4 whose top is a roundel can be capped by either player: of ``k`` such pins
-  the player to move takes one more when ``k`` is odd;
+  the player to move takes one more when ``k`` is odd (all of them if the other holds no
+  roundel);
+- a lower pin topped by a blocker takes the next roundel only from that blocker's owner, unless
+  the other spends a single on it;
 - a pin of height 3 is a seal waiting for a blocker: a single, a double over two such pins, or
   a triple (thick end down over heights 2 and 3) puts an own blocker on level 4;
 - a roundel in hand scores only if a pin is left where it can reach level 5: not a full pin,
@@ -52,11 +55,12 @@ FEATURES: tuple[str, ...] = (
     "mover",         # +1 for the player to move
     "sealed",        # height-4 pins topped by an own blocker, up to the roundels in hand
     "sealed_safe",   # of those, more than the opponent's single blockers can kill
-    "open4",         # height-4 pins with a roundel on top: +1 to the mover when their number is odd
+    "open4",         # caps of the height-4 pins with a roundel on top, taken in turn from the mover
     "reach5",        # roundels in hand that can still reach level 5 (pins the player can cap)
     "seal_moves",    # pins the player could seal on level 4 now with a blocker in hand
     "singles",       # single blockers in hand (they seal a height-3 pin or kill a seal)
     "pieces",        # pieces in hand, /4 (COL-8: who runs out of placements first)
+    "tops",          # pins below level 4 topped by an own blocker (the next roundel there is his)
 )
 
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -71,6 +75,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "seal_moves": 0.05,
     "singles": 0.1,
     "pieces": 0.05,
+    "tops": 0.1,
 }
 """Hand-set: a cap is worth most; a sealed pin is about half a cap; the rest is small."""
 
@@ -104,6 +109,7 @@ def _features0(game: Any) -> list[float]:
     low = [0.0, 0.0]
     sealed = [0, 0]
     cappable = [0, 0]
+    tops_of = [0, 0]
     open4 = 0
     for pin, stack in enumerate(stacks):
         h = len(stack)
@@ -135,6 +141,7 @@ def _features0(game: Any) -> list[float]:
             sealed[owner] += 1
             cappable[owner] += 1
         else:  # the other player needs a single of his own on this blocker first
+            tops_of[owner] += 1
             cappable[owner] += 1
             if singles[1 - owner]:
                 cappable[1 - owner] += 1
@@ -158,7 +165,14 @@ def _features0(game: Any) -> list[float]:
     safe0, safe1 = max(0, s0 - singles[1]), max(0, s1 - singles[0])
     mover = game.current_player()
     sign = 1.0 if mover == 0 else (-1.0 if mover == 1 else 0.0)
-    open_share = sign if open4 % 2 and sign and rin[mover] else 0.0
+    open_share = 0.0
+    if open4 and sign:  # taken in turn, the mover first, by whoever still holds roundels
+        first, second = (0, 1) if mover == 0 else (1, 0)
+        if rin[first] and rin[second]:
+            share = float(open4 % 2)
+        else:
+            share = float(open4) if rin[first] else (-float(open4) if rin[second] else 0.0)
+        open_share = share if first == 0 else -share
     return [
         float(r5[0] - r5[1]),
         float(r4[0] - r4[1]),
@@ -171,6 +185,7 @@ def _features0(game: Any) -> list[float]:
         float(seal[0] - seal[1]),
         float(singles[0] - singles[1]),
         (pieces[0] - pieces[1]) / 4.0,
+        float(tops_of[0] - tops_of[1]),
     ]
 
 
