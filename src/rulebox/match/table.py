@@ -30,10 +30,14 @@ What the table owns:
   exact ``Game.undo``; this is the table's policy.)
 - **Resign; draw offers**: a person answers; the computer accepts by one rule,
   :meth:`computer_accepts_draw`. A move lets a pending offer lapse.
-- **Rematch**, one seed policy: a fresh shuffle (a new seed from the table's randomness; the
+- **Rematch**, one seed policy: a fresh shuffle (a new seed of 128 bits of OS randomness; the
   ``deck=`` and ``roles=`` options dropped, so cards and Officia roles are dealt anew) unless the
   players ask for the same deal; the game's own rule first where it has one (Count Red, CR-15:
   the loser starts, parities swap).
+- **Fair deals** (:mod:`rulebox.match.fairness`): a table may hold a :class:`Deal`, the
+  commitment to its hidden order; its reshuffles after an undo are then drawn from the deal's
+  key, so that the reveal at the end accounts for every card. :attr:`arranged` says that the
+  creator fixed the deal (``seed=`` or ``deck=``).
 - **Announcements** as :class:`Event` values (bonus move, skipped player, token earned,
   objective completed; :mod:`rulebox.match.announce`), numbered so a surface shows each once.
 """
@@ -55,6 +59,7 @@ from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.registry import game_entry
 from rulebox.match.agents import PERSON_NAMES, AgentSpec
 from rulebox.match.announce import announcer, kind_of
+from rulebox.match.fairness import Deal, new_game, reshuffle_seed, server_seed
 from rulebox.match.records import Record
 
 log = logging.getLogger("rulebox.match")
@@ -223,7 +228,7 @@ class Table:
 
     game: Game
     seats: list[Seat]
-    seed: int = field(default_factory=lambda: secrets.randbits(62))
+    seed: int = field(default_factory=lambda: secrets.randbits(128))
     version: int = 0
     ending: Ending | None = None
     draw_offer: int | None = None
@@ -234,6 +239,10 @@ class Table:
     from the options rebuilds the game exactly, reshuffles included."""
     takebacks: int = 0
     started: str = field(default_factory=lambda: _now())
+    deal: Deal | None = None
+    """The commitment to the hidden order (:mod:`rulebox.match.fairness`), if one was made."""
+    arranged: bool = False
+    """Whether the creator fixed the deal (``seed=`` or ``deck=``): every seat is told."""
     rng: random.Random = field(init=False, repr=False)
     _clock: tuple[int, int, TurnClock] | None = field(default=None, init=False, repr=False)
 
@@ -253,8 +262,8 @@ class Table:
     def new(cls, game_id: str, options: Mapping[str, Any], seats: Sequence[Seat],
             seed: int | None = None) -> Table:
         """A table for a new game of ``game_id`` with ``options``."""
-        game = game_entry(game_id).cls.new(dict(options))
-        return cls(game, list(seats), secrets.randbits(62) if seed is None else seed)
+        game = new_game(game_id, options)
+        return cls(game, list(seats), secrets.randbits(128) if seed is None else seed)
 
     @property
     def entry(self) -> Any:
@@ -479,7 +488,11 @@ class Table:
 
     def _reshuffle(self) -> None:
         """Fresh, recorded randomness for the cards still unseen (``reshuffle_unseen``)."""
-        seed = self.rng.randrange(SEED_LIMIT)
+        if self.deal is not None:
+            seed = reshuffle_seed(self.deal.key, sum(s.startswith("!reshuffle ")
+                                                     for s in self.log))
+        else:
+            seed = self.rng.randrange(SEED_LIMIT)
         reshuffle = getattr(self.game, "reshuffle_unseen", None)
         if reshuffle is None:
             return
@@ -592,7 +605,7 @@ class Table:
         else:
             opts.pop("deck", None)
             opts.pop("roles", None)
-            opts["seed"] = str(self.rng.randrange(SEED_LIMIT))
+            opts["seed"] = str(server_seed())
         return opts
 
     def rematch(self, same_deal: bool = False) -> Table:
@@ -600,10 +613,11 @@ class Table:
         if self.ending is None:
             raise TableError("not_over", "a rematch follows a finished game")
         try:
-            game = self.entry.cls.new(self.rematch_options(same_deal))
+            game = new_game(self.game.id, self.rematch_options(same_deal))
         except RuleboxError as e:
             raise TableError("no_rematch", f"no rematch: {e}") from None
-        return Table(game, list(self.seats), self.rng.randrange(SEED_LIMIT))
+        return Table(game, list(self.seats), secrets.randbits(128),
+                     arranged=self.arranged or same_deal)
 
     # --- words --------------------------------------------------------------------------------
     def name(self, p: int) -> str:
@@ -643,7 +657,7 @@ class Table:
         record.replay()  # every move checked; a record that breaks the rules says where
         steps = record.log if record.log is not None else record.moves
         game, movers = _replay(record.game, record.options, steps)
-        return cls(game, list(seats), secrets.randbits(62), log=list(steps), movers=movers,
+        return cls(game, list(seats), secrets.randbits(128), log=list(steps), movers=movers,
                    takebacks=record.takebacks, started=record.started or _now())
 
     def hint(self, seconds: float) -> Any:
@@ -682,6 +696,8 @@ class Table:
             "events": [e.to_json() for e in self.events[-50:]],
             "event_count": len(self.events),
             "started": self.started,
+            "deal": self.deal.reveal if self.deal is not None else None,
+            "arranged": self.arranged,
         }
 
     @classmethod
@@ -689,7 +705,7 @@ class Table:
         """Rebuild a table from :meth:`to_json` (or a plain ``Game.to_json`` state)."""
         if "table" not in data:
             game = game_entry(str(data.get("game"))).cls.from_json(dict(data))
-            return cls(game, list(seats), secrets.randbits(62))
+            return cls(game, list(seats), secrets.randbits(128))
         gid = str(data["game"])
         steps = data.get("log") or data.get("history") or []
         game, movers = _replay(gid, dict(data["options"]), steps)
@@ -703,6 +719,9 @@ class Table:
         if e:
             t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()))
         t.draw_offer = data.get("draw_offer")
+        if data.get("deal"):
+            t.deal = Deal.parse(str(data["deal"]))
+        t.arranged = bool(data.get("arranged", False))
         count = int(data.get("event_count", 0))
         kept = [Event(int(x["index"]), str(x["kind"]), str(x["text"]), x.get("player"),
                       int(x.get("ply", 0))) for x in data.get("events") or []]
@@ -720,7 +739,7 @@ def replay_log(game_id: str, options: Mapping[str, str], steps: Sequence[str]) -
 def _replay(game_id: str, options: Mapping[str, str], steps: Sequence[str]
             ) -> tuple[Game, list[int]]:
     """The game and who made each move of its history, from a log."""
-    game = game_entry(game_id).cls.new(dict(options))
+    game = new_game(game_id, options)
     movers: list[int] = []
     for i, step in enumerate(steps, start=1):
         try:
@@ -744,7 +763,7 @@ def position_at(game_id: str, options: Mapping[str, str], steps: Sequence[str],
     """The game after the moves ``line`` as it last stood on the log ``steps`` (so that a
     replay after takebacks shows what was dealt then, not the original order)."""
     found: Game | None = None
-    game = game_entry(game_id).cls.new(dict(options))
+    game = new_game(game_id, options)
     want = [str(m) for m in line]
     for k in range(len(steps) + 1):
         if len(game.history) == len(want) and [str(m) for m in game.history] == want and (
@@ -776,7 +795,7 @@ def _replay_step(game: Game, step: str, number: int) -> Game:
 
 def _movers_of(game: Game) -> list[int]:
     """Who made each move of ``game``'s history (replayed from its start)."""
-    g = game_entry(game.id).cls.new(game.options())
+    g = new_game(game.id, game.options())
     start = game.to_json().get("start")
     if start is not None:
         g._load_drawn(start)
