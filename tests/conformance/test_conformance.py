@@ -88,12 +88,21 @@ def _check_step(game: Game, position: dict[str, Any], *, replay: bool) -> None:
         assert again.to_json() == state
         assert sorted(map(str, again.legal_moves())) == sorted(map(str, moves))
     # views are JSON and name no deck order
-    for p in [None, *range(game.num_players)]:
+    seats = [None, *range(game.num_players)]
+    for p in seats:
         view = game.view(p)
         json.dumps(view)
         if cls.has_hidden_information:
             assert "seed" not in view.get("options", {})
             assert "deck" not in view.get("options", {})
+    # reshuffling the unseen cards changes no view and keeps the state whole
+    shuffled = game.clone()
+    shuffled.reshuffle_unseen(random.Random(len(game.history)))
+    assert [shuffled.view(p) for p in seats] == [game.view(p) for p in seats]
+    assert sorted(map(str, shuffled.legal_moves())) == sorted(map(str, moves))
+    if replay:
+        state = shuffled.to_json()
+        assert cls.from_json(json.loads(json.dumps(state))).to_json() == state
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES, ids=[f"{g}{o}" for g, o in CASES])

@@ -80,7 +80,7 @@ def test_diagram_round_trips_on_random_playouts(
 
 
 @pytest.mark.parametrize("game_id", sorted(OPTIONS))
-def test_diagram_round_trips_at_every_ply_of_a_whole_game(game_id: str) -> None:
+def test_diagram_round_trips_through_a_whole_game(game_id: str) -> None:
     for options in OPTIONS[game_id]:
         game = new_game(game_id, dict(options, seed="11"))
         rng = random.Random(11)

@@ -298,9 +298,12 @@ class Game(abc.ABC):
             game = cls.new(text_options)
         except RuleboxError as e:
             raise StateError(f"bad options in state: {e}") from None
-        drawn = start if start is not None else (position if not history else None)
-        if drawn is not None and drawn != game.position_json():
-            game._load_drawn(drawn)
+        # an explicit start is kept even when it equals the options' start, so that the state
+        # round-trips exactly; a bare position is a drawn start only if it differs
+        if start is not None:
+            game._load_drawn(start)
+        elif not history and position != game.position_json():
+            game._load_drawn(position)
         for i, text in enumerate(history, start=1):
             try:
                 game.apply(text)

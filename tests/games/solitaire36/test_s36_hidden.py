@@ -164,3 +164,16 @@ def test_reshuffle_unseen_from_a_drawn_position_round_trips() -> None:
     drawn.reshuffle_unseen(random.Random(8))
     again = Solitaire36.from_json(drawn.to_json())
     assert again.position_json() == drawn.position_json()
+
+
+def test_reshuffle_unseen_with_nothing_left_to_shuffle_changes_no_state() -> None:
+    """With an empty pile (or one card) there is nothing to reshuffle: the state stays exactly
+    as it was, with no drawn start."""
+    game = Solitaire36.new({"seed": "3", "end": "literal"})
+    chooser = random.Random(3)
+    while game.pile_size():
+        game.apply(chooser.choice(game.legal_moves()))
+    before = game.to_json()
+    game.reshuffle_unseen(random.Random(1))
+    assert game.to_json() == before
+    assert Solitaire36.from_json(before).to_json() == before

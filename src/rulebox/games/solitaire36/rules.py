@@ -571,10 +571,12 @@ class Solitaire36(Game):
         order = sort_cards(self._pile)  # shuffle a sorted copy: the old order cannot leak
         rng.shuffle(order)
         self._pile[:] = order[::-1]  # the next card to draw is the last
-        self._drawn_start = {
+        new_start = {
             **start,
             "pile": start["pile"][:drawn_so_far] + [CARD_CODES[c] for c in order],
         }
+        if new_start != start or self._drawn_start is not None:
+            self._drawn_start = new_start  # (the same order again: the options' start stands)
 
     def position_key(self) -> Any:
         return (tuple(self._grid), tuple(sorted(self._faceup)), tuple(self._pile))
