@@ -47,6 +47,8 @@ PLY_PENALTY = 1e-3
 INF = float("inf")
 QUIESCENCE_PLIES = 6
 """Forcing moves in a row searched past depth 0."""
+NULL_WINDOW = 1e-7
+"""The width of the windows that only test whether a later move beats the first (PVS)."""
 THREAT_EXTENSIONS = 1
 """Leaves in danger searched one ply more, at most this many times on a line."""
 
@@ -159,6 +161,7 @@ class AlphaBetaSearch:
         quiescence: int = QUIESCENCE_PLIES,
         extensions: int = THREAT_EXTENSIONS,
         root_filter: bool = True,
+        pvs: bool = True,
     ) -> None:
         self.h = h
         self.budget = budget
@@ -168,6 +171,7 @@ class AlphaBetaSearch:
         self.quiescence = quiescence if h.forcing_moves is not None else 0
         self.extensions = extensions if h.in_danger is not None else 0
         self.root_filter = root_filter
+        self.pvs = pvs
         self.nodes = 0
         self.killers: list[list[Any]] = []
         self.history: dict[Any, int] = {}
@@ -247,6 +251,7 @@ class AlphaBetaSearch:
         moves = game.legal_moves()
         first = moves[tt_move] if tt_move is not None and tt_move < len(moves) else None
         forcing = self.h.forcing_moves(game) if self.h.forcing_moves is not None else None
+        pvs = self.pvs and beta - alpha > NULL_WINDOW
         for move in self._ordered(game, moves, first, ply, forcing):
             child = game.clone() if copy_make else game
             child.apply_unchecked(move)
@@ -254,10 +259,18 @@ class AlphaBetaSearch:
             if q == TERMINAL:
                 v = terminal_value(child, p, ply + 1)
             elif q == p:
-                if free > 0:
-                    v = self.negamax(child, depth, alpha, beta, ply + 1, free - 1, ext)
+                d, f = (depth, free - 1) if free > 0 else (depth - 1, 0)
+                if pvs and best > -INF:
+                    v = self.negamax(child, d, alpha, alpha + NULL_WINDOW, ply + 1, f, ext)
+                    if alpha < v < beta:
+                        v = self.negamax(child, d, alpha, beta, ply + 1, f, ext)
                 else:
-                    v = self.negamax(child, depth - 1, alpha, beta, ply + 1, 0, ext)
+                    v = self.negamax(child, d, alpha, beta, ply + 1, f, ext)
+            elif pvs and best > -INF:
+                v = -self.negamax(child, depth - 1, -alpha - NULL_WINDOW, -alpha, ply + 1, free,
+                                  ext)
+                if alpha < v < beta:
+                    v = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1, free, ext)
             else:
                 v = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1, free, ext)
             if not copy_make:
@@ -384,10 +397,17 @@ class AlphaBetaSearch:
                     if q == TERMINAL:
                         v = terminal_value(game, p, 1)
                     elif q == p:
-                        if free > 0:
-                            v = self.negamax(game, depth, alpha, INF, 1, free - 1)
+                        d, f = (depth, free - 1) if free > 0 else (depth - 1, 0)
+                        if self.pvs and it_move is not None:
+                            v = self.negamax(game, d, alpha, alpha + NULL_WINDOW, 1, f)
+                            if v > alpha:
+                                v = self.negamax(game, d, alpha, INF, 1, f)
                         else:
-                            v = self.negamax(game, depth - 1, alpha, INF, 1, 0)
+                            v = self.negamax(game, d, alpha, INF, 1, f)
+                    elif self.pvs and it_move is not None:
+                        v = -self.negamax(game, depth - 1, -alpha - NULL_WINDOW, -alpha, 1, free)
+                        if v > alpha:
+                            v = -self.negamax(game, depth - 1, -INF, -alpha, 1, free)
                     else:
                         v = -self.negamax(game, depth - 1, -INF, -alpha, 1, free)
                     game.undo()
