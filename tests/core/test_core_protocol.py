@@ -164,7 +164,7 @@ def _finished(game_id: str, seed: int) -> tuple[Game, list[Any]]:
     return game, before
 
 
-@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1"])
+@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1", "columba"])
 def test_check_move_on_a_finished_game_raises_game_over(game_id: str) -> None:
     """One convention: ``check_move`` on a finished game raises ``GameOverError`` (an
     ``IllegalMoveError``) naming how the game ended, for any move, never a ``TypeError`` and
@@ -183,7 +183,7 @@ def test_check_move_on_a_finished_game_raises_game_over(game_id: str) -> None:
                 game.parse(str(move))
 
 
-@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1"])
+@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1", "columba"])
 def test_illegal_reason_and_check_move_agree_with_the_legal_moves(game_id: str) -> None:
     """``illegal_reason(move)`` is the one place a game says why a move is illegal: ``None``
     exactly for the legal moves, else ``Illegal(reason, rule)`` with a rule ID, which
