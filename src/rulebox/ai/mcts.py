@@ -8,6 +8,13 @@ player simply chooses again. Playouts are random (or, where a game offers ``play
 partly heuristic) and are cut after ``playout_depth`` moves, where the game's evaluation (if it
 has one) stands in for the result.
 
+Where the game's heuristic module offers them, the search uses the game's knowledge
+(``guide=``, on by default for 36 to 1 and Columba; ``guide=0`` is the search of ``best-v1``):
+``guided_move`` plays the playouts (36 to 1: spend the card a scarce cube needs); ``prior``
+orders the moves a node tries, with progressive widening (``widen=``: at most
+``3 + widen * sqrt(visits)`` children), and ``screen=`` first orders the root moves by the full
+evaluation one ply ahead (Columba). ``values_v1`` is the evaluation ``guide=0`` uses.
+
 Games with hidden information are never read directly. ``mcts`` then searches an ensemble of
 determinizations (``game.determinize(player, rng)``), one UCT tree each, and adds their root
 visits; ``ismcts`` keeps one tree over moves and redraws a determinization every iteration,
