@@ -43,9 +43,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 @pytest.fixture(scope="session")
 def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A running server on that backend, shared by the session's tests."""
+    """A running server on that backend, shared by the session's tests (without rate limits:
+    the tests create many games from one address; tests/server/test_server_limits.py checks
+    the limits on servers of their own)."""
     log = Path(tmp_path_factory.mktemp("log")) / "server.log"
-    srv = ServerProcess(db_url, log=log).start()
+    srv = ServerProcess(db_url, log=log, args=["--create-per-minute", "0",
+                                               "--moves-per-second", "0"]).start()
     yield srv
     srv.stop()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -18,9 +19,13 @@ ws_sync = pytest.importorskip("websockets.sync.client")
 ws_errors = pytest.importorskip("websockets.exceptions")
 
 
-def ws_url(server: ServerProcess, gid: str, token: str | None) -> str:
-    base = server.url.replace("http://", "ws://") + f"/api/games/{gid}/ws"
-    return base + (f"?token={token}" if token else "")
+@contextlib.contextmanager
+def open_ws(server: ServerProcess, gid: str, token: str | None) -> Iterator[Any]:
+    """A socket on a game, the token sent as the first message (never in the URL)."""
+    url = server.url.replace("http://", "ws://") + f"/api/games/{gid}/ws?auth=first"
+    with ws_sync.connect(url) as w:
+        w.send(json.dumps({"type": "auth", "token": token}))
+        yield w
 
 
 def recv_state(ws: Any, version: int | None = None) -> dict[str, Any]:
@@ -37,9 +42,8 @@ def test_each_socket_gets_its_own_seat_after_every_move(
     g = client.post("/api/games", json={"game": "columns", "seats": ["human", "human"]}).json()
     t0, t1 = g["seats"][0]["token"], g["seats"][1]["token"]
     gid = g["id"]
-    with ws_sync.connect(ws_url(server, gid, t0)) as w0, \
-            ws_sync.connect(ws_url(server, gid, t1)) as w1, \
-            ws_sync.connect(ws_url(server, gid, None)) as ws:
+    with open_ws(server, gid, t0) as w0, open_ws(server, gid, t1) as w1, \
+            open_ws(server, gid, None) as ws:
         first = [recv_state(w) for w in (w0, w1, ws)]
         assert [m["you"] for m in first] == [0, 1, None]
         assert first[0]["legal"] and not first[1]["legal"] and not first[2]["legal"]
@@ -55,8 +59,8 @@ def test_each_socket_gets_its_own_seat_after_every_move(
 def test_a_socket_with_a_bad_token_is_refused(server: ServerProcess,
                                               client: httpx.Client) -> None:
     g = client.post("/api/games", json={"game": "columns", "seats": ["human", "human"]}).json()
-    for url in (ws_url(server, g["id"], "forged"), ws_url(server, "nosuchgame", None)):
-        with pytest.raises(ws_errors.WebSocketException), ws_sync.connect(url) as w:
+    for gid, token in ((g["id"], "forged"), ("nosuchgame", None)):
+        with pytest.raises(ws_errors.WebSocketException), open_ws(server, gid, token) as w:
             w.recv(timeout=5)
 
 
@@ -105,7 +109,7 @@ def test_hidden_information_never_leaves_the_server(
     seats: list[int | None] = [*range(n), None]
     messages: list[tuple[int | None, dict[str, Any]]] = []
     with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(ws_sync.connect(ws_url(server, gid, t)))
+        sockets = [stack.enter_context(open_ws(server, gid, t))
                    for t in [*tokens, None]]
         for w, seat in zip(sockets, seats, strict=True):
             messages.append((seat, recv_state(w)))

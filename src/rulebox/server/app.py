@@ -1,7 +1,11 @@
 """The ASGI application: the JSON API, a WebSocket per game and the static web client.
 
 ``create_app(db_url)`` builds it; ``rulebox serve`` runs it under Uvicorn. The API is described
-at ``/openapi.json`` (and browsable at ``/docs``).
+at ``/openapi.json`` (and browsable at ``/docs``). Every refusal, down to a malformed body, an
+unknown route or a wrong method, has the documented form ``{"error": {"code", "message"}}``.
+Requests must name a trusted host (loopback by default: no DNS rebinding); every answer carries
+a Content-Security-Policy, ``X-Frame-Options`` and ``Referrer-Policy``; clients are
+rate-limited (429 ``rate_limited`` with ``retry_after``). See docs/SERVER.md.
 """
 
 from __future__ import annotations
@@ -12,31 +16,57 @@ import json
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rulebox.core.registry import game_ids
+from rulebox.server.limits import Limits, RateLimiter
 from rulebox.server.service import ApiError, GameService
 from rulebox.server.store import Store
 
 MAX_BODY = 64 * 1024
 """Request bodies above this many bytes are refused (413)."""
+BODY_TIMEOUT = 10.0
+"""Seconds a request body may take to arrive (then 408): a body shorter than its
+Content-Length does not hold a connection."""
 
-class NewGame(BaseModel):
+GameId = Literal[tuple(game_ids())]  # type: ignore[valid-type]
+"""The game ids, exactly."""
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+"""The web client's Content-Security-Policy (its scripts and styles are files of its own)."""
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
+            "https://fastapi.tiangolo.com; frame-ancestors 'none'")
+"""The API browser (``/docs``, ``/redoc``) loads FastAPI's scripts from their CDN."""
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(_Strict):
     """``POST /api/games``."""
 
-    game: str = Field(description="game id, e.g. columns, 36to1, countred, columba, discs")
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    description="game options as key: value text")
-    seats: list[str] = Field(description="one per player: 'human' or an agent spec "
+    game: GameId = Field(description="game id")
+    options: dict[str, str | StrictInt | StrictBool] = Field(
+        default_factory=dict, max_length=30, description="game options as key: value text; "
+        "seed= or deck= make an arranged deal, announced to every seat")
+    seats: list[str] = Field(min_length=1, max_length=8,
+                             description="one per player: 'human' or an agent spec "
                              "name[:key=value,...]: 'computer', 'computer:easy|medium|hard', "
-                             "'mcts:time=1,seed=3' (time= seconds a turn)")
-    hotseat: bool = Field(False, description="one screen for every human seat (allows undo)")
+                             "'mcts:time=1,seed=3' (time= seconds a turn, capped by the "
+                             "server: 5 s by default). At least one person by default.")
+    hotseat: StrictBool = Field(False,
+                                description="one screen for every human seat (allows undo)")
 
 
 class SeatToken(BaseModel):
@@ -56,97 +86,163 @@ class Created(BaseModel):
     seats: list[SeatToken]
 
 
-class MoveIn(BaseModel):
+class MoveIn(_Strict):
     """``POST /api/games/{id}/moves``: the move text of PROTOCOL.md's notation."""
 
-    move: Any = Field(description="move text, e.g. 'Ra1'")
-    player: int | None = Field(None, description="optional: the seat the move is for")
-    version: Any = Field(None, description="the game's version the move was made on (the "
-                         "payload's 'version'); a stale one is refused with 409 'stale' and the "
-                         "current version. Clients should always send it: a retried or double "
-                         "click of one action of a multi-action turn is then never applied twice")
+    move: str = Field(max_length=200, description="move text, e.g. 'Ra1'")
+    player: StrictInt | None = Field(None, ge=0, le=7,
+                                     description="optional: the seat the move is for")
+    version: StrictInt | None = Field(
+        None, ge=0, description="the game's version the move was made on (the payload's "
+        "'version'); a stale one is refused with 409 'stale' and the current version. Clients "
+        "should always send it: a retried or double click of one action of a multi-action "
+        "turn is then never applied twice")
 
 
-class UndoIn(BaseModel):
+class UndoIn(_Strict):
     """``POST /api/games/{id}/undo`` (the body is optional)."""
 
-    version: Any = Field(None, description="the version the undo was asked on")
+    version: StrictInt | None = Field(None, ge=0,
+                                      description="the version the undo was asked on")
 
 
-class RematchIn(BaseModel):
+class RematchIn(_Strict):
     """``POST /api/games/{id}/rematch`` (the body is optional)."""
 
-    same_deal: bool = Field(False, description="deal the same cards again (same seed, deck and "
-                            "roles); by default a fresh shuffle")
+    same_deal: StrictBool = Field(
+        False, description="deal the same cards again (same seed, deck and roles); by "
+        "default a fresh shuffle")
 
 
-class DrawIn(BaseModel):
+class DrawIn(_Strict):
     """``POST /api/games/{id}/draw``."""
 
-    action: str = Field(description="offer, accept, decline or withdraw")
+    action: Literal["offer", "accept", "decline", "withdraw"] = Field(
+        description="offer, accept, decline or withdraw")
+
+
+class ErrorDetail(BaseModel):
+    """What a refusal says: a short ``code``, a ``message`` for a person, and per code more
+    (``rule`` and ``reason`` of an illegal move, ``version`` of a stale one, ``retry_after``
+    seconds of a rate limit)."""
+
+    model_config = ConfigDict(extra="allow")
+    code: str
+    message: str
 
 
 class ErrorBody(BaseModel):
-    """Every refusal: ``{"error": {"code", "message", "rule"?, "reason"?}}``."""
+    """Every refusal: ``{"error": {"code", "message", ...}}``."""
 
-    error: dict[str, Any]
+    error: ErrorDetail
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 408, 409, 413, 422, 429)
 }
 
+HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed",
+              408: "timeout", 413: "oversized", 415: "malformed", 422: "malformed"}
 
-class BodyLimit:
-    """Refuse request bodies above ``limit`` bytes with 413, whether announced or streamed."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+class Guard:
+    """The outer layer of every request: the ``Host`` must be trusted, the body arrives whole
+    within :data:`BODY_TIMEOUT` and at most ``limit`` bytes (413, announced or streamed), and
+    every answer carries the security headers."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY,
+                 hosts: tuple[str, ...] = ("*",), body_timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
         self.limit = limit
+        self.hosts = tuple(h.lower() for h in hosts)
+        self.body_timeout = body_timeout
+
+    def trusted(self, scope: Scope) -> bool:
+        if "*" in self.hosts:
+            return True
+        host = ""
+        for name, value in scope.get("headers", []):
+            if name == b"host":
+                host = value.decode("latin-1").strip().lower()
+                break
+        if host.startswith("["):
+            host = host[1:].partition("]")[0]
+        elif host.count(":") == 1:
+            host = host.partition(":")[0]
+        return host in self.hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        for name, value in scope.get("headers", []):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await _refuse_big(send)
+        if not self.trusted(scope):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400, "reason": "bad host"})
                 return
-        seen = 0
-        started = False
+            await _refuse(send, ApiError(400, "bad_host", "this server does not answer for "
+                                         "that host name"))
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        csp = DOCS_CSP if path in ("/docs", "/redoc") else CSP
 
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooBig
-            return message
-
-        async def watch(message: Message) -> None:
-            nonlocal started
+        async def headed(message: Message) -> None:
             if message["type"] == "http.response.start":
-                started = True
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", csp.encode()),
+                            (b"x-frame-options", b"DENY"),
+                            (b"referrer-policy", b"no-referrer"),
+                            (b"x-content-type-options", b"nosniff")]
+                message = {**message, "headers": headers}
             await send(message)
 
-        try:
-            await self.app(scope, limited, watch)
-        except _TooBig:
-            if not started:
-                await _refuse_big(send)
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _refuse(headed, ApiError(413, "oversized",
+                                               f"requests are at most {self.limit} bytes"))
+                return
+        chunks: list[bytes] = []
+        seen = 0
+        more = True
+        while more:
+            try:
+                message = await asyncio.wait_for(receive(), self.body_timeout)
+            except TimeoutError:
+                await _refuse(headed, ApiError(408, "timeout", "the request body did not "
+                                               f"arrive within {self.body_timeout:g} s"))
+                return
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            seen += len(body)
+            if seen > self.limit:
+                await _refuse(headed, ApiError(413, "oversized",
+                                               f"requests are at most {self.limit} bytes"))
+                return
+            chunks.append(body)
+            more = bool(message.get("more_body", False))
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, headed)
 
 
-class _TooBig(Exception):
-    pass
-
-
-async def _refuse_big(send: Send) -> None:
-    body = json.dumps(ApiError(413, "oversized", f"requests are at most {MAX_BODY} bytes")
-                      .body()).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+async def _refuse(send: Send, error: ApiError) -> None:
+    body = json.dumps(error.body()).encode()
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode())]
+    if error.status == 408:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -175,9 +271,31 @@ def web_root() -> Path:
     return Path(str(resources.files("rulebox.web")))
 
 
-def create_app(db_url: str | None = None) -> FastAPI:
-    """The web application on storage at ``db_url`` (SQLite in the data directory if ``None``)."""
-    state: dict[str, GameService] = {"svc": GameService(Store(db_url))}
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+def create_app(db_url: str | None = None, limits: Limits | None = None,
+               think_workers: int = 2) -> FastAPI:
+    """The web application on storage at ``db_url`` (SQLite in the data directory if
+    ``None``), within ``limits`` (:class:`rulebox.server.limits.Limits`)."""
+    limits = limits or Limits()
+    state: dict[str, GameService] = {
+        "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits)}
+    creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst)
+    changes = RateLimiter(limits.moves_per_second, limits.moves_burst)
+
+    def limit_creation(request: Request) -> None:
+        wait = creations.check(_client(request))
+        if wait:
+            raise ApiError(429, "rate_limited", "too many new games from this address; "
+                           f"try again in {wait:.0f} s", retry_after=round(wait, 1))
+
+    def limit_changes(request: Request) -> None:
+        wait = changes.check(_client(request))
+        if wait:
+            raise ApiError(429, "rate_limited", "too many moves from this address; slow down",
+                           retry_after=round(wait, 2))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -198,15 +316,45 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        headers = ({"Retry-After": str(max(1, round(float(exc.extra["retry_after"]))))}
+                   if "retry_after" in exc.extra else None)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errs = exc.errors()
-        where = ".".join(str(x) for x in errs[0].get("loc", ())) if errs else "body"
+        loc = tuple(errs[0].get("loc", ())) if errs else ()
+        where = ".".join(str(x) for x in loc) or "body"
         msg = errs[0].get("msg", "invalid request") if errs else "invalid request"
-        return JSONResponse(ApiError(400, "malformed", f"{where}: {msg}"[:200]).body(),
+        code = "malformed"
+        if errs and errs[0].get("type") == "string_too_long" and loc == ("body", "move"):
+            return JSONResponse(ApiError(413, "oversized", "a move is at most 200 characters")
+                                .body(), status_code=413)
+        if loc[-1:] == ("game",) and loc[:1] == ("body",):
+            code = "unknown_game"
+            msg = "game must be one of " + ", ".join(game_ids())
+        elif errs and errs[0].get("type") == "json_invalid":
+            msg = "the body is not valid JSON"
+        return JSONResponse(ApiError(400, code, f"{where}: {msg}"[:200]).body(),
                             status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+        text = exc.detail if isinstance(exc.detail, str) else "refused"
+        if exc.status_code == 404:
+            text = "there is nothing at this address"
+        elif exc.status_code == 405:
+            text = "this address does not take that method"
+        elif exc.status_code == 400:
+            text = "the body is not valid JSON in UTF-8 (or nests or counts too deep)"
+        return JSONResponse(ApiError(exc.status_code, code, text).body(),
+                            status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, _exc: Exception) -> JSONResponse:
+        return JSONResponse(ApiError(500, "internal", "the server failed; try again").body(),
+                            status_code=500)
 
     # --- the API -------------------------------------------------------------------------------
     @app.get("/api/catalog", tags=["games"])
@@ -230,7 +378,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
         """The most recently played games (to spectate)."""
         return {"games": await svc()._in_db(svc().store.recent, 20)}
 
-    @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS)
+    @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS,
+              dependencies=[Depends(limit_creation)])
     async def create(body: NewGame) -> dict[str, Any]:
         """Start a game. The answer holds one secret token per human seat: the bearer of a
         token plays that seat (``Authorization: Bearer <token>``)."""
@@ -247,7 +396,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
         async with live.lock:
             return _json(svc().payload(live, seat))
 
-    @app.post("/api/games/{gid}/moves", tags=["games"], responses=ERRORS)
+    @app.post("/api/games/{gid}/moves", tags=["games"], responses=ERRORS,
+              dependencies=[Depends(limit_changes)])
     async def play(
         gid: str, body: MoveIn, authorization: str | None = Header(None)
     ) -> Response:
@@ -257,7 +407,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
         return _json(await svc().play(_check_id(gid), _bearer(authorization), body.move,
                                       body.player, body.version))
 
-    @app.post("/api/games/{gid}/undo", tags=["games"], responses=ERRORS)
+    @app.post("/api/games/{gid}/undo", tags=["games"], responses=ERRORS,
+              dependencies=[Depends(limit_changes)])
     async def undo(gid: str, body: UndoIn | None = None,
                    authorization: str | None = Header(None)) -> Response:
         """Take back your last move and the computer's replies (against the computer, or at a
@@ -266,12 +417,14 @@ def create_app(db_url: str | None = None) -> FastAPI:
         version = body.version if body is not None else None
         return _json(await svc().undo(_check_id(gid), _bearer(authorization), version))
 
-    @app.post("/api/games/{gid}/resign", tags=["games"], responses=ERRORS)
+    @app.post("/api/games/{gid}/resign", tags=["games"], responses=ERRORS,
+              dependencies=[Depends(limit_changes)])
     async def resign(gid: str, authorization: str | None = Header(None)) -> Response:
         """Give up the game: the other side wins."""
         return _json(await svc().resign(_check_id(gid), _bearer(authorization)))
 
-    @app.post("/api/games/{gid}/draw", tags=["games"], responses=ERRORS)
+    @app.post("/api/games/{gid}/draw", tags=["games"], responses=ERRORS,
+              dependencies=[Depends(limit_changes)])
     async def draw(gid: str, body: DrawIn, authorization: str | None = Header(None)
                    ) -> Response:
         """Draw by agreement: offer one, accept or decline the other side's offer (or
@@ -279,7 +432,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
         it is losing (409 ``declined`` otherwise)."""
         return _json(await svc().draw(_check_id(gid), _bearer(authorization), body.action))
 
-    @app.post("/api/games/{gid}/rematch", tags=["games"], responses=ERRORS)
+    @app.post("/api/games/{gid}/rematch", tags=["games"], responses=ERRORS,
+              dependencies=[Depends(limit_creation)])
     async def rematch(gid: str, body: RematchIn | None = None,
                       authorization: str | None = Header(None)) -> dict[str, Any]:
         """After the game: a new one with the same seats and tokens (``{"id"}``), freshly
@@ -305,16 +459,17 @@ def create_app(db_url: str | None = None) -> FastAPI:
         return _json(await svc().explain(_check_id(gid), _bearer(authorization), q))
 
     @app.websocket("/api/games/{gid}/ws")
-    async def socket(ws: WebSocket, gid: str, token: str | None = None,
-                     auth: str | None = None) -> None:
+    async def socket(ws: WebSocket, gid: str, auth: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}`` (the same as ``GET /api/games/{id}``, for the
-        token's seat only) after every change. The token comes as ``?token=``, or, with
-        ``?auth=first``, as the first message ``{"type": "auth", "token": ...}`` (so that it
-        never appears in a URL or a log); no token: a spectator."""
+        token's seat only) after every change. With ``?auth=first`` the token comes as the
+        first message ``{"type": "auth", "token": ...}``; a token in the URL (``?token=``) is
+        refused (close 4400): URLs end up in logs. No token: a spectator."""
+        seat: int | None = None
         try:
+            if "token" in ws.query_params:
+                raise ApiError(400, "token_in_url", "send the token in the first message "
+                               "(?auth=first), never in the URL")
             live = await svc().live(_check_id(gid))
-            if auth != "first":
-                seat = live.seat_of(token or None)
         except ApiError as e:
             await ws.close(code=4000 + e.status, reason=e.message[:100])
             return
@@ -351,5 +506,5 @@ def create_app(db_url: str | None = None) -> FastAPI:
         return FileResponse(root / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=root), name="static")
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(Guard, limit=MAX_BODY, hosts=limits.trusted_hosts)
     return app

@@ -9,6 +9,12 @@ before it is acknowledged or pushed to anyone.
 Everything around the rules (turns, versions, the computer's turn and its failure policy, undo,
 draws, resignation, rematch, announcements) is the table's (:class:`rulebox.match.table.Table`);
 this module translates HTTP to table calls, table errors to HTTP, and stores the table.
+
+What keeps a server open to strangers usable (:mod:`rulebox.server.limits`, docs/SERVER.md):
+computer settings capped (``time=`` at most 5 s by default), all-computer games refused (or run
+at low priority within a quota), one fair think queue, and abandoned games ended after a while.
+Deals come from 128 bits of OS randomness; 36 to 1 and Columba commit to their deal before the
+first move and reveal it at the end (:mod:`rulebox.match.fairness`, docs/FAIRNESS.md).
 """
 
 from __future__ import annotations
@@ -38,7 +44,9 @@ from rulebox.core.errors import (
 from rulebox.core.game import Game
 from rulebox.core.registry import GameEntry, game_entry, game_ids
 from rulebox.match.agents import LOBBY_TIMES, AgentSpec
-from rulebox.match.table import Decision, Seat, Table, TableError, position_at
+from rulebox.match.fairness import arranged, new_game, seal, server_seed
+from rulebox.match.table import Decision, Ending, Seat, Table, TableError, position_at
+from rulebox.server.limits import Limits, ThinkQueue
 from rulebox.server.store import Store
 
 T = TypeVar("T")
@@ -107,27 +115,36 @@ class SeatRecord:
                                                 for k, v in settings.items())).label
         return cls(data["kind"], data.get("token_hash"), agent, data.get("label", data["kind"]))
 
-    def seat(self, hotseat: bool) -> Seat:
-        """The table's seat: a person at this screen (hot-seat) or elsewhere, or the agent."""
+    def seat(self, hotseat: bool, limits: Limits | None = None) -> Seat:
+        """The table's seat: a person at this screen (hot-seat) or elsewhere, or the agent
+        (within ``limits``' caps: a game stored before them thinks no longer than they allow)."""
         if self.kind == "computer":
-            return Seat.computer(AgentSpec.parse(self.agent or "computer"), self.label)
+            spec = AgentSpec.parse(self.agent or "computer")
+            if limits is not None:
+                spec = limits.cap(spec, strict=False)
+            return Seat.computer(spec, self.label)
         return Seat.person() if hotseat else Seat.remote()
 
 
-def resolve_seat(spec: Any, game_id: str) -> SeatRecord:
+def resolve_seat(spec: Any, game_id: str, limits: Limits | None = None) -> SeatRecord:
     """Read a seat of ``POST /api/games``: ``human`` or an agent spec
     (:mod:`rulebox.match.agents`): ``computer`` (the strongest agent), ``computer:easy`` (the
-    lobby's levels), ``mcts:time=1,iterations=500``. A bad spec is refused with 400."""
+    lobby's levels), ``mcts:time=1,iterations=500``. A bad spec, or one above ``limits``' caps,
+    is refused with 400; the stored spec always has a ``time=``."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
         raise ApiError(400, "bad_seat", "a seat is 'human', 'computer' or an agent spec")
     try:
         seat = Seat.parse(spec, game_id, remote=True)
+        agent = seat.agent
+        if agent is not None and limits is not None:
+            agent = limits.cap(agent, strict=True)
+            agent.make(game_id)
     except RuleboxError as e:
         raise ApiError(400, "bad_seat", str(e)) from None
     if not seat.is_computer:
         return SeatRecord("human")
-    assert seat.agent is not None
-    return SeatRecord("computer", agent=seat.agent.label, label=seat.label)
+    assert agent is not None
+    return SeatRecord("computer", agent=agent.label, label=seat.label)
 
 
 @dataclass
@@ -144,6 +161,11 @@ class LiveGame:
     computer_task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)
     rematch: str | None = None
+
+    @property
+    def all_computer(self) -> bool:
+        """Whether no person sits at the table."""
+        return all(r.kind == "computer" for r in self.records)
 
     @property
     def game(self) -> Game:
@@ -179,8 +201,12 @@ def _new_id() -> str:
 class GameService:
     """Creates, loads and plays games; pushes every change to the seats' sockets."""
 
-    def __init__(self, store: Store, *, think_workers: int = 2) -> None:
+    def __init__(self, store: Store, *, think_workers: int = 2,
+                 limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.queue = ThinkQueue(think_workers, self.limits.short_think)
+        self._sweeper: asyncio.Task[None] | None = None
         self._db = ThreadPoolExecutor(1 if store.is_sqlite else 8, thread_name_prefix="rb-db")
         self._think_threads = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
         # computers think in worker processes, so that a long search never slows the server
@@ -195,12 +221,15 @@ class GameService:
     async def close(self) -> None:
         """Stop computer players and release threads and connections."""
         self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for live in list(self._live.values()):
             if live.computer_task is not None:
                 live.computer_task.cancel()
         self._think_threads.shutdown(wait=False, cancel_futures=True)
         if self._procs is not None:
-            self._procs.shutdown(wait=False, cancel_futures=True)
+            stop_workers(self._procs)
+            self._procs = None
         self._db.shutdown(wait=True)
         self.store.close()
 
@@ -282,20 +311,27 @@ class GameService:
             and len(str(v)) <= 2000 for k, v in options.items()
         ):
             raise ApiError(400, "bad_options", "options are an object of short key: value text")
-        opts = {k: str(v) for k, v in options.items() if str(v).strip() != ""}
+        opts = {k.strip().lower(): str(v) for k, v in options.items() if str(v).strip() != ""}
         if not isinstance(seat_specs, list) or not seat_specs or len(seat_specs) > 8:
             raise ApiError(400, "bad_seats", "seats is a list with one entry per player")
         names = {s.name for s in entry.cls.option_specs}
         if "players" in names and "players" not in opts:
             opts["players"] = str(len(seat_specs))
+        fixed = arranged(opts)
+        if "seed" in opts and (not opts["seed"].strip().isdigit() or len(opts["seed"]) > 80):
+            raise ApiError(400, "bad_options", "seed is a whole number of at most 80 digits")
+        if "seed" not in opts:
+            opts["seed"] = str(server_seed())  # 128 bits of OS randomness
         try:
-            game = entry.cls.new(opts)
+            game = new_game(entry.id, opts)
         except RuleboxError as e:
             raise ApiError(400, "bad_options", str(e)) from None
         if len(seat_specs) != game.num_players:
             raise ApiError(400, "bad_seats", f"{entry.title} with these options has "
                            f"{game.num_players} seat(s), not {len(seat_specs)}")
-        records = [resolve_seat(s, entry.id) for s in seat_specs]
+        records = [resolve_seat(s, entry.id, self.limits) for s in seat_specs]
+        if all(r.kind == "computer" for r in records):
+            self._check_all_computer()
         tokens: list[str | None] = []
         for rec in records:
             if rec.kind == "human":
@@ -304,15 +340,27 @@ class GameService:
                 tokens.append(token)
             else:
                 tokens.append(None)
-        table = Table(game, [r.seat(bool(hotseat)) for r in records])
+        table = Table(game, [r.seat(bool(hotseat), self.limits) for r in records],
+                      arranged=fixed, deal=seal(game))
         live = await self._start(entry, table, records, bool(hotseat))
         return {"id": live.id, "game": entry.id,
                 "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
                           for i, (t, s) in enumerate(zip(tokens, records, strict=True))]}
 
+    def _check_all_computer(self) -> None:
+        """Refuse a game without a person (or beyond the quota of all-computer games)."""
+        if self.limits.all_computer != "low":
+            raise ApiError(400, "all_computer", "a game needs at least one person at the table "
+                           "on this server")
+        running = sum(1 for g in self._live.values() if g.all_computer and not g.over())
+        if running >= self.limits.quota:
+            raise ApiError(429, "quota", f"at most {self.limits.quota} games between computers "
+                           "at once on this server; try again later", retry_after=60)
+
     async def _start(self, entry: GameEntry, table: Table, records: list[SeatRecord],
                      hotseat: bool) -> LiveGame:
         """Store a new table and hold it live."""
+        self._start_sweeper()
         gid = _new_id()
         await self._in_db(self.store.create_game, gid, entry.id,
                           [s.to_record() for s in records], hotseat, table.to_json())
@@ -342,7 +390,8 @@ class GameService:
             records = [SeatRecord.from_record(s) for s in stored.seats]
             try:
                 entry = game_entry(stored.game)
-                table = Table.from_json(stored.state, [r.seat(stored.hotseat) for r in records])
+                table = Table.from_json(stored.state, [r.seat(stored.hotseat, self.limits)
+                                                        for r in records])
             except (RuleboxError, KeyError, TypeError, ValueError) as e:
                 raise ApiError(500, "corrupt_game", f"the stored game cannot be loaded: {e}") \
                     from None
@@ -419,8 +468,24 @@ class GameService:
                                and not table.seats[seat].is_computer),
             "takebacks": table.takebacks,
             "events": events,
+            "arranged": table.arranged,
+            "fairness": self.fairness(live),
             "view": view,
         }
+
+    def fairness(self, live: LiveGame) -> dict[str, Any] | None:
+        """The commitment to the deal (36 to 1, Columba; docs/FAIRNESS.md): ``commitment`` and
+        ``arranged`` from the start; once the game is over also ``reveal`` (whose SHA-256 is the
+        commitment) and ``log`` (every step, takebacks included) to replay it on."""
+        table = live.table
+        if table.deal is None:
+            return None
+        out: dict[str, Any] = {"commitment": table.deal.commitment, "arranged": table.arranged}
+        if table.over():
+            out["reveal"] = table.deal.reveal
+            out["log"] = list(table.log)
+            out["options"] = table.game.public_options()
+        return out
 
     # --- playing --------------------------------------------------------------------------------
     async def _seat(self, gid: str, token: str | None) -> tuple[LiveGame, int]:
@@ -518,6 +583,9 @@ class GameService:
             except TableError as e:
                 raise _table_error(e) from None
             records = [SeatRecord(r.kind, r.token_hash, r.agent, r.label) for r in live.records]
+            if live.all_computer:
+                self._check_all_computer()
+            table.deal = seal(table.game)
             fresh = await self._start(live.entry, table, records, live.hotseat)
             live.rematch = fresh.id
         await self.broadcast(live)
@@ -606,14 +674,19 @@ class GameService:
         when there is no working worker process, in a thread here (the same agent: a broken
         pool is not the agent's failure). An agent's own error propagates."""
         loop = asyncio.get_running_loop()
-        if self._procs is not None:
-            try:
-                return await loop.run_in_executor(self._procs, think_job, decision.spec.label,
-                                                  live.entry.id, state)
-            except BrokenProcessPool:
-                self._procs = None
-        agent = decision.spec.make(live.entry.id)
-        return await loop.run_in_executor(self._think_threads, agent.choose, snapshot)
+        seconds = float(decision.spec.get("time") or self.limits.max_time)
+
+        async def job() -> Any:
+            if self._procs is not None:
+                try:
+                    return await loop.run_in_executor(self._procs, think_job,
+                                                      decision.spec.label, live.entry.id, state)
+                except BrokenProcessPool:
+                    self._procs = None
+            agent = decision.spec.make(live.entry.id)
+            return await loop.run_in_executor(self._think_threads, agent.choose, snapshot)
+
+        return await self.queue.run(seconds, live.all_computer, job)
 
     async def _computers(self, live: LiveGame) -> None:
         """The computer's turn: the table's decisions, thought out of the lock; a decision
@@ -657,6 +730,49 @@ class GameService:
         except Exception:  # never leave a game stuck: note it, and let the next request retry
             live.computer_task = None
             raise
+
+    # --- abandoned games ------------------------------------------------------------------------
+    def _start_sweeper(self) -> None:
+        if self._sweeper is None and self.limits.expire_after > 0 and not self._closed:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    async def _sweep_loop(self) -> None:
+        every = min(60.0, max(0.2, self.limits.expire_after / 10))
+        while not self._closed:
+            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):
+                await self.expire_abandoned()
+
+    async def expire_abandoned(self) -> int:
+        """End every unfinished game whose last change is older than ``expire_after`` (the
+        table's ending ``expired``, stored and pushed); answers how many."""
+        if self.limits.expire_after <= 0:
+            return 0
+        ids = await self._in_db(self.store.stale_unfinished, self.limits.expire_after, 200)
+        done = 0
+        for gid in ids:
+            try:
+                live = await self.live(gid)
+            except ApiError:
+                continue
+            async with live.lock:
+                table = live.table
+                if table.over():
+                    continue
+                before = self._snapshot(live)
+                hours = self.limits.expire_after / 3600
+                text = f"abandoned: no move for {hours:g} hours"
+                table.ending = Ending("expired", text, ())
+                table.draw_offer = None
+                table._bump()
+                table._event("expired", text)
+                if live.computer_task is not None:
+                    live.computer_task.cancel()
+                    live.computer_task = None
+                await self._store_state(live, before)
+                done += 1
+            await self.broadcast(live)
+        return done
 
     # --- explanations ---------------------------------------------------------------------------
     async def explain(self, gid: str, token: str | None, arg: str) -> dict[str, Any]:
@@ -732,10 +848,28 @@ class GameService:
                 self.detach(live, ws)
 
 
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's worker processes now, even in the middle of a search (a stopping server
+    must not leave them thinking), and wait for them, so that nothing is leaked."""
+    procs = list(getattr(pool, "_processes", {}).values())  # the pool has no public way
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(2)
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=True)
+
+
 def think_job(spec: str, game_id: str, state: dict[str, Any]) -> str:
     """Run in a worker process: rebuild the table's game from its state and let the agent of
     ``spec`` choose; answers the move's text. An agent's error propagates (no replacement)."""
-    n = game_entry(game_id).cls.new(dict(state["options"])).num_players
+    n = new_game(game_id, dict(state["options"])).num_players
     table = Table.from_json(state, [Seat.remote()] * n)
     return str(AgentSpec.parse(spec).make(game_id).choose(table.game))
 

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        if self.is_sqlite:
+            _private_file(self.url)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -276,17 +278,54 @@ class Store:
             return [tuple(r) for r in rows]  # type: ignore[misc]
 
     def recent(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The most recently changed games (id, game, ply, over), for the lobby."""
+        """The most recently changed games (id, game, ply, over, whether the creator arranged
+        the deal), for the lobby."""
         with self._sessions() as s:
             rows = s.execute(
-                select(GameRow.id, GameRow.game, GameRow.ply, GameRow.over, GameRow.updated_at)
+                select(GameRow.id, GameRow.game, GameRow.ply, GameRow.over, GameRow.updated_at,
+                       GameRow.state)
                 .order_by(GameRow.updated_at.desc()).limit(limit)
             ).all()
             return [
                 {"id": r[0], "game": r[1], "ply": r[2], "over": r[3],
-                 "updated": r[4].isoformat() if r[4] else None}
+                 "updated": r[4].isoformat() if r[4] else None,
+                 "arranged": _arranged(r[5])}
                 for r in rows
             ]
+
+    def stale_unfinished(self, seconds: float, limit: int = 200) -> list[str]:
+        """Ids of unfinished games not changed for ``seconds`` (oldest first)."""
+        cutoff = _now() - timedelta(seconds=seconds)
+        with self._sessions() as s:
+            rows = s.execute(
+                select(GameRow.id).where(GameRow.over.is_(False), GameRow.updated_at < cutoff)
+                .order_by(GameRow.updated_at).limit(limit)
+            ).all()
+            return [r[0] for r in rows]
+
+
+def _arranged(state: str) -> bool:
+    """Whether a stored table says its deal was arranged (cheap: no full parse needed)."""
+    return '"arranged": true' in state[-400:] or '"arranged":true' in state[-400:]
+
+
+def _private_file(url: str) -> None:
+    """Create the SQLite file (and its WAL companions) readable by its owner only: it holds
+    every game's seed and deck."""
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if not path or path.startswith(":memory:") or "?" in path or path.startswith("file:"):
+        return
+    old = os.umask(0o077)
+    try:
+        for name in (path, path + "-wal", path + "-shm"):
+            if os.path.exists(name):
+                os.chmod(name, 0o600)
+        if not os.path.exists(path):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+            os.close(fd)
+    finally:
+        os.umask(old)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -22,10 +22,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m rulebox.cli.serve`` on ``db_url``; ``start`` waits until it answers."""
+    """``python -m rulebox.cli.serve`` on ``db_url`` (``args``: more options of ``rulebox
+    serve``, e.g. limits); ``start`` waits until it answers."""
 
-    def __init__(self, db_url: str, port: int | None = None, log: Path | None = None) -> None:
+    def __init__(self, db_url: str, port: int | None = None, log: Path | None = None,
+                 args: list[str] | None = None) -> None:
         self.db_url = db_url
+        self.args = list(args or [])
         self.port = port or free_port()
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
@@ -40,7 +43,8 @@ class ServerProcess:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rulebox.cli.serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db_url, "--log-level", "warning"],
+             "--port", str(self.port), "--db", self.db_url, "--log-level", "warning",
+             *self.args],
             stdout=out, stderr=out, env=env,
         )
         deadline = time.monotonic() + timeout

@@ -1,0 +1,205 @@
+"""What the server allows, so that it can be opened to the internet (docs/SERVER.md):
+caps on the computer's settings, all-computer games, per-client rate limits, the expiry of
+abandoned games, trusted hosts, and the fair think queue.
+
+Every limit is a field of :class:`Limits` (``rulebox serve`` sets them from its options); the
+defaults suit a server for strangers on a small machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from rulebox.core.errors import OptionError
+from rulebox.match.agents import AgentSpec
+
+T = TypeVar("T")
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The hosts trusted by default: the server answers only requests addressed to loopback."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; see docs/SERVER.md for each."""
+
+    max_time: float = 5.0
+    """Seconds a computer's turn at most (``time=`` above it is refused; every computer seat
+    thinks with a ``time=``, so that ``iterations=`` alone cannot run longer)."""
+    max_iterations: int = 20_000
+    """``iterations=`` at most."""
+    all_computer: str = "refuse"
+    """``refuse``: a game needs a person at the table; ``low``: all-computer games run at low
+    priority (only on a think worker no person is waiting for), at most :attr:`quota` at once."""
+    quota: int = 2
+    """All-computer games unfinished at once at most (with ``all_computer="low"``)."""
+    create_per_minute: float = 60.0
+    """Games a client (an IP address) may create a minute (0: no limit)..."""
+    create_burst: int = 30
+    """...with this many at once."""
+    moves_per_second: float = 20.0
+    """Moves and other changes (undo, draw, resign) a client may send a second (0: no limit)..."""
+    moves_burst: int = 60
+    """...with this many at once."""
+    expire_after: float = 7 * 24 * 3600.0
+    """Seconds after its last change an unfinished game is ended as abandoned (0: never)."""
+    trusted_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    """``Host`` names the server answers (``*``: any); others get 400 ``bad_host``."""
+    short_think: float = 1.0
+    """A decision of at most this many seconds is short: one think worker is kept for short
+    ones (when there are two or more), so a person facing ``easy`` never waits behind long
+    searches."""
+
+    def cap(self, spec: AgentSpec, *, strict: bool) -> AgentSpec:
+        """``spec`` within the caps, with a ``time=`` always set. ``strict``: a setting above a
+        cap raises ``OptionError`` (a new seat); otherwise it is lowered (a stored game)."""
+        time_text = spec.get("time")
+        seconds = self.max_time
+        if time_text is not None:
+            try:
+                seconds = float(time_text)
+            except ValueError:
+                raise OptionError(f"time={time_text[:20]!r} is not a number of seconds") \
+                    from None
+            if not math.isfinite(seconds) or seconds <= 0:
+                raise OptionError("time= is a positive number of seconds")
+            if seconds > self.max_time:
+                if strict:
+                    raise OptionError(f"time= is at most {self.max_time:g} s on this server")
+                seconds = self.max_time
+        extra = {"time": f"{seconds:g}"}
+        its = spec.get("iterations")
+        if its is not None:
+            if not its.isdigit():
+                raise OptionError("iterations= is a whole number")
+            if int(its) > self.max_iterations:
+                if strict:
+                    raise OptionError(f"iterations= is at most {self.max_iterations} on this "
+                                      "server")
+                extra["iterations"] = str(self.max_iterations)
+        return spec.with_settings(extra, override=True)
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``rate`` a second, ``burst`` at most."""
+
+    rate: float
+    burst: float
+    level: float
+    at: float
+
+    def take(self, now: float) -> float:
+        """0 when a token was taken, else the seconds until one is there."""
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level >= 1:
+            self.level -= 1
+            return 0.0
+        return (1 - self.level) / self.rate
+
+
+@dataclass
+class RateLimiter:
+    """Token buckets per client address; :meth:`check` answers the seconds to wait (0: go)."""
+
+    rate: float
+    burst: int
+    buckets: dict[str, Bucket] = field(default_factory=dict)
+
+    def check(self, client: str) -> float:
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        b = self.buckets.get(client)
+        if b is None:
+            if len(self.buckets) > 10_000:  # forget full buckets (idle clients)
+                self.buckets = {k: v for k, v in self.buckets.items()
+                                if v.level + (now - v.at) * v.rate < v.burst}
+            b = self.buckets[client] = Bucket(self.rate, self.burst, self.burst, now)
+        return b.take(now)
+
+
+@dataclass(order=True)
+class _Waiting:
+    low: bool
+    seconds: float
+    seq: int
+    go: asyncio.Event = field(compare=False)
+    long: bool = field(compare=False)
+    gone: bool = field(default=False, compare=False)
+
+
+class ThinkQueue:
+    """The fair think queue: ``slots`` think workers shared by every game.
+
+    A waiting decision is started as soon as a worker is free, shortest budget first (a
+    person waiting on ``easy`` goes before a 5 s search that asked earlier), people's games
+    before all-computer ones (which use at most one worker, and take one only when no
+    person's decision that could start there waits). With two or more workers one is kept
+    for short decisions (at most :attr:`Limits.short_think` seconds), so a short one waits at
+    most for another short one.
+    Each game has at most one decision in the queue (its computer task thinks one at a time),
+    so no game can queue many searches at once.
+    """
+
+    def __init__(self, slots: int, short: float) -> None:
+        self.slots = max(1, slots)
+        self.short = short
+        self.running = 0
+        self.running_long = 0
+        self.running_low = 0
+        self._heap: list[_Waiting] = []
+        self._seq = itertools.count()
+
+    def waiting(self) -> int:
+        """Decisions waiting for a worker."""
+        return sum(not w.gone for w in self._heap)
+
+    async def run(self, seconds: float, low: bool, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` (a decision of ``seconds``) on a worker slot when its turn comes."""
+        w = _Waiting(low, seconds, next(self._seq), asyncio.Event(), seconds > self.short)
+        heapq.heappush(self._heap, w)
+        self._dispatch()
+        try:
+            await w.go.wait()
+        except BaseException:
+            if w.go.is_set():
+                self._release(w)
+            else:
+                w.gone = True
+            raise
+        try:
+            return await job()
+        finally:
+            self._release(w)
+
+    def _release(self, w: _Waiting) -> None:
+        self.running -= 1
+        self.running_long -= w.long
+        self.running_low -= w.low
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        skipped: list[_Waiting] = []
+        while self.running < self.slots and self._heap:
+            w = heapq.heappop(self._heap)
+            if w.gone:
+                continue
+            if (w.long and self.slots > 1 and self.running_long >= self.slots - 1) or \
+                    (w.low and self.running_low >= 1):
+                skipped.append(w)
+                continue
+            self.running += 1
+            self.running_long += w.long
+            self.running_low += w.low
+            w.go.set()
+        for w in skipped:
+            heapq.heappush(self._heap, w)
