@@ -1,6 +1,6 @@
 """Count Red: one or more tests per rule ID (CR-1..CR-15 of RULINGS.md).
 
-Positions are drawn as boards, row 4 at the top, and loaded through the JSON state. A cell is
+Positions are drawn as boards, row 4 at the top, and loaded through the game's diagram. A cell is
 ``.`` (empty), a piece (``r2`` red 2, ``b3`` black 3), or a stack written top over bottom with
 its former (``r3/b2@0``: red 3 on black 2, formed by player 0); ``#`` marks a locked field.
 Unless a test says otherwise, player 0 moves on even counts and player 1 on odd counts.
@@ -33,28 +33,37 @@ def drawn(
     even: int = 0,
     stack_lift: str = "seed",
 ) -> CountRed:
-    """A game in the drawn position (see the module docstring), loaded through the JSON state."""
+    """A game in the drawn position (see the module docstring), loaded through the game's
+    diagram (``CountRed.from_diagram``), or through the JSON state when ``seen`` gives a
+    repetition table (a diagram holds only the current position's count)."""
     fields: dict[str, list[str]] = {}
     formed: dict[str, int] = {}
     locked: list[str] = []
+    rows: dict[str, str] = {}
     for line in picture.strip().splitlines():
         label, _, cells = line.partition("|")
+        row = []
         for col, cell in zip("ABCD", cells.split(), strict=True):
             name = col + label.strip()
-            if cell.endswith("#"):
+            lock = cell.endswith("#")
+            if lock:
                 locked.append(name)
                 cell = cell[:-1]
             cell, _, who = cell.partition("@")
             fields[name] = [] if cell == "." else cell.split("/")[::-1]
             if who:
                 formed[name] = int(who)
+            row.append(("".join(fields[name]) or ".") + (f":{who}" if who else "")
+                       + ("#" if lock else ""))
+        rows[label.strip()] = ",".join(row)
+    options = {"seed": "1", "first": "0", "even": str(even), "stack_lift": stack_lift}
+    if seen is None:
+        return CountRed.from_diagram(
+            f"{'/'.join(rows[r] for r in '4321')} {to_move} e{even} {fifty} 1", options)
     position: dict[str, Any] = {
         "to_move": to_move, "fields": fields, "formed_by": formed, "locked": locked,
-        "fifty": fifty,
+        "fifty": fifty, "seen": seen,
     }
-    if seen is not None:
-        position["seen"] = seen
-    options = {"seed": "1", "first": "0", "even": str(even), "stack_lift": stack_lift}
     return CountRed.from_json(
         {"game": "countred", "options": options, "history": [], "position": position}
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rulebox.games.solitaire36.rules import Solitaire36
 
 STANDARD_DECK = [c + s for c in "RYGBKW" for s in "123456"]
@@ -16,10 +14,11 @@ def drawn(
     discard: list[str] | None = None,
     **options: str,
 ) -> Solitaire36:
-    """A game in a drawn position. ``picture`` is the grid with rank 6 on top, one line per rank,
-    cells separated by spaces (``.`` empty). Cards not in ``faceup`` or ``pile`` are put on the
-    discard pile unless ``discard`` is given. Options default to ``grid=random`` so that any
-    colour may stand anywhere (the standard grid only allows a rank's own colour)."""
+    """A game in a drawn position, loaded through the game's diagram. ``picture`` is the grid
+    with rank 6 on top, one line per rank, cells separated by spaces (``.`` empty). Cards not in
+    ``faceup`` or ``pile`` are put on the discard pile unless ``discard`` is given. Options
+    default to ``grid=random`` so that any colour may stand anywhere (the standard grid only
+    allows a rank's own colour)."""
     rows = [line.split() for line in picture.strip().splitlines()]
     grid = ["".join(row) for row in reversed(rows)]
     opts = {"seed": "0", "grid": "random", **options}
@@ -29,14 +28,11 @@ def drawn(
         discard = [c for c in (*game.position_json()["faceup"], *game.position_json()["pile"])
                    if c not in used]
         discard.sort()
-    state: dict[str, Any] = {
-        "format": 1,
-        "game": "36to1",
-        "options": game.options(),
-        "history": [],
-        "position": {"grid": grid, "faceup": faceup, "pile": pile, "discard": discard},
-    }
-    return Solitaire36.from_json(state)
+    def cards(codes: list[str]) -> str:
+        return ",".join(codes) or "-"
+
+    diagram = " ".join(("/".join(reversed(grid)), cards(faceup), cards(pile), cards(discard)))
+    return Solitaire36.from_diagram(diagram, game.options())
 
 
 def deal(first: list[str], **options: str) -> Solitaire36:
