@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     for name, module in (("tournament", "rulebox.cli.tournament"), ("serve", "rulebox.cli.serve"),
-                         ("train", "rulebox.cli.train")):
+                         ("train", "rulebox.cli.train"), ("verify", "rulebox.cli.verify")):
         try:
             mod = importlib.import_module(module)
         except ImportError:
