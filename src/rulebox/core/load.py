@@ -63,5 +63,5 @@ def _entry(name: str) -> GameEntry:
 def diagram_line(game: Game) -> str:
     """The line :func:`load_any` reads back to this position with every option in force:
     ``<game> key=value ... <diagram>``."""
-    opts = " ".join(f"{k}={v}" for k, v in game.options().items())
-    return f"{game.id} {opts} {game.diagram()}".replace("  ", " ")
+    opts = [f"{k}={v}" for k, v in game.options().items()]
+    return " ".join([game.id, *opts, game.diagram()])
