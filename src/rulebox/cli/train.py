@@ -130,9 +130,17 @@ def run(args: argparse.Namespace) -> int:
         with progress:
             task = progress.add_task("self-play", total=config.games * config.generations)
 
+            step = max(1, config.games // 5)
+            played = [0]
+
             def game_done(generation: int, samples: Any) -> None:
                 progress.update(task, advance=1,
                                 description=f"generation {generation + 1}/{config.generations}")
+                played[0] += 1
+                done = played[0] - generation * config.games
+                if not interactive and not args.quiet and done % step == 0 and done < config.games:
+                    print(f"generation {generation}: {done} of {config.games} games played")
+                    sys.stdout.flush()
 
             weights = training.train(config, args.workers, game_done, generation_done)
     except RuleboxError as e:
