@@ -241,9 +241,9 @@ def test_analysis_matches_brute_force_on_random_positions() -> None:
         while not game.is_terminal():
             a = cr.analyse(game)
             wins, threes = _brute_forcing(game)
-            assert set(a.wins) == wins
-            assert set(a.forcing) == wins | threes
-            assert list(a.forcing[: len(a.wins)]) == list(a.wins)  # wins first
+            assert set(cr.winning_moves(game)) == wins
+            assert set(cr.forcing_moves(game)) == wins | threes
+            assert cr.forcing_moves(game)[: len(a.wins)] == cr.winning_moves(game)  # wins first
             passed = _passed(game)
             assert a.danger == (passed is not None and bool(_wins(passed)))
             f0, f1 = cr.features(game, 0), cr.features(game, 1)

@@ -138,16 +138,18 @@ class Analysis(NamedTuple):
     mover: int
     feats0: tuple[float, ...]
     """The features from player 0's point of view (player 1's are these negated)."""
-    wins: tuple[Any, ...]
-    """The moves that make a four for the player to move."""
-    forcing: tuple[Any, ...]
-    """The wins, then the moves that make a three (a bonus move) for the player to move."""
+    wins: tuple[int, ...]
+    """The moves that make a four for the player to move, as ``16 * src + dst``."""
+    forcing: tuple[int, ...]
+    """The wins, then the moves that make a three (a bonus move) for the player to move, as
+    ``16 * src + dst`` (numbers, not move objects: the cache then holds nothing the garbage
+    collector must keep scanning)."""
     danger: bool
     """Whether the player not to move could make a four if it were his turn."""
 
 
 _CACHE: dict[Any, Analysis] = {}
-_CACHE_SIZE = 200_000
+_CACHE_SIZE = 50_000
 
 
 def analyse(game: Game) -> Analysis:
@@ -220,8 +222,8 @@ def _analyse(g: Any, key: Any) -> Analysis:
         lifter[f] = who
     empty = _ALL & ~(base[0] | base[1])
     four_fields: tuple[set[int], set[int]] = (set(), set())
-    wins: list[Any] = []
-    threes: list[Any] = []
+    wins: list[int] = []
+    threes: list[int] = []
     n_threes = [0, 0]
     combo = [0, 0]
     open_fours = [0, 0]
@@ -249,7 +251,7 @@ def _analyse(g: Any, key: Any) -> Analysis:
                     if owner[odd_t ^ (0 if _ADJ[s][t] else x)] == who:
                         four_fields[who].add(t)
                         if who == mover:
-                            wins.append(MOVES[s][t])
+                            wins.append(16 * s + t)
             elif n == 2:
                 for wmask, rest in windows:
                     tbit = wmask & empty
@@ -267,7 +269,7 @@ def _analyse(g: Any, key: Any) -> Analysis:
                             continue
                         n_threes[who] += 1
                         if who == mover:
-                            threes.append(MOVES[s][t])
+                            threes.append(16 * s + t)
                         # three, bonus move, four: the last field empty, its piece free to him
                         if t2 >= 0 and owner[((odd >> t2) & 1) ^ x] == who and any(
                             w == who and s2 != s
@@ -334,13 +336,13 @@ def values(game: Game) -> list[float]:
 
 def winning_moves(game: Game) -> list[Any]:
     """The moves that make a four (CR-9) for the player to move."""
-    return list(analyse(game).wins)
+    return [MOVES[x >> 4][x & 15] for x in analyse(game).wins]
 
 
 def forcing_moves(game: Game) -> list[Any]:
     """The moves that win at once, then those that make a three and so give the player to move
     a bonus move (CR-10)."""
-    return list(analyse(game).forcing)
+    return [MOVES[x >> 4][x & 15] for x in analyse(game).forcing]
 
 
 def in_danger(game: Game) -> bool:
