@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import pytest
 from ai_toy_game import Stones, solve, winning_moves
 
 from rulebox.ai.alphabeta import (
     EXACT,
+    INF,
     LOWER,
     UPPER,
+    WIN,
     AlphaBetaSearch,
     TranspositionTable,
     terminal_value,
@@ -165,6 +168,84 @@ def test_negamax_matches_brute_force_across_multi_action_turns(stones: int, acti
     assert (result.value > 0) == (solve(game) > 0)
     if result.value > 0:
         assert result.move in winning_moves(game)
+
+
+@pytest.mark.parametrize("free_plies", [0, 2, 4])
+@pytest.mark.parametrize("pvs", [False, True])
+@pytest.mark.parametrize(("stones", "actions"), [(7, 1), (9, 2), (11, 3), (10, 3)])
+def test_free_plies_and_pvs_keep_the_search_exact(
+    stones: int, actions: int, free_plies: int, pvs: bool
+) -> None:
+    """Free plies (a player moving again costs no depth, bounded) and null-window search change
+    how deep a depth goes, never the value of a position searched to the end."""
+    game = Stones.new({"stones": str(stones), "actions": str(actions), "seed": "0"})
+    h = Heuristic("stones", lambda g: [0.0, 0.0], free_plies=free_plies)
+    search = AlphaBetaSearch(h, Budget(None, 10**6), pvs=pvs)
+    result = search.search(game, game.legal_moves())
+    assert result.exact
+    assert (result.value > 0) == (solve(game) > 0)
+    if result.value > 0:
+        assert result.move in winning_moves(game)
+
+
+def test_free_plies_see_a_multi_action_turn_at_depth_one() -> None:
+    """Stones with 3 actions a turn and 3 stones: the player to move takes all three in his
+    turn. Depth 1 sees that win only when the same player's plies are free."""
+    game = Stones.new({"stones": "3", "actions": "3", "seed": "0"})
+    for free, proven in ((0, False), (2, True)):
+        h = Heuristic("stones", lambda g: [0.0, 0.0], free_plies=free)
+        result = AlphaBetaSearch(h, Budget(None, 10**6), max_depth=1).search(
+            game, game.legal_moves())
+        assert (result.value >= WIN - 0.5) == proven
+
+
+def test_quiescence_searches_forcing_moves_and_stands_pat_otherwise() -> None:
+    """A leaf's value: the evaluation, or a forcing move's when better; forcing moves of the
+    opponent's turn are his to choose."""
+    game = Stones.new({"stones": "2", "seed": "0"})  # taking 2 wins at once
+    calls: list[int] = []
+
+    def forcing(g: Any) -> list[Any]:
+        calls.append(g.pile)
+        return [2] if g.pile == 2 else []
+
+    h = Heuristic("stones", lambda g: [0.25, -0.25], forcing_moves=forcing)
+    search = AlphaBetaSearch(h, Budget(None, 10**6))
+    assert search.quiesce(game, -INF, INF, 0, 4) >= WIN - 0.5
+    assert search.quiesce(game, -INF, INF, 0, 0) == 0.25  # no forcing moves left to search
+    assert search.quiesce(game, -INF, 0.1, 0, 4) == 0.25  # stand pat fails high at once
+    game.apply_unchecked(1)  # one stone left for player 1: no forcing move, stand pat
+    assert search.quiesce(game, -INF, INF, 1, 4) == -0.25
+    assert calls == [2, 1]
+
+
+def test_threat_extension_searches_a_leaf_in_danger_one_ply_more() -> None:
+    """With in_danger saying yes, a depth-0 leaf is searched one more ply (bounded)."""
+    game = Stones.new({"stones": "9", "seed": "0"})
+    h = Heuristic("stones", lambda g: [0.0, 0.0], forcing_moves=lambda g: [],
+                  in_danger=lambda g: True)
+    plain = AlphaBetaSearch(h, Budget(None, 10**6), extensions=0)
+    plain.negamax(game, 0, -INF, INF, 0)
+    extended = AlphaBetaSearch(h, Budget(None, 10**6), extensions=2)
+    extended.negamax(game, 0, -INF, INF, 0)
+    assert plain.nodes == 1  # the leaf's evaluation
+    assert extended.nodes > 1 + 2  # the leaf and its replies, and theirs once more
+    assert extended.nodes <= 1 + 2 + 4 + 8  # at most 2 extensions on a line
+
+
+def test_root_filter_uses_winning_moves_or_tries_every_reply() -> None:
+    game = Stones.new({"stones": "4", "seed": "0"})  # taking 1 or 2 leaves 3 or 2
+    no_hook = AlphaBetaSearch(Heuristic("stones", lambda g: [0.0, 0.0]), Budget(None, 10))
+    assert no_hook.hands_win(game, 2)  # 2 left: the opponent takes both
+    assert not no_hook.hands_win(game, 1)  # 3 left: no win in one
+    assert no_hook.safe_moves(game, [1, 2]) == [1] and no_hook.filtered == [2]
+    hooked = AlphaBetaSearch(
+        Heuristic("stones", lambda g: [0.0, 0.0], winning_moves=lambda g: [2] if g.pile == 2
+                  else [1] if g.pile == 1 else []),
+        Budget(None, 10),
+    )
+    assert hooked.hands_win(game, 2) and not hooked.hands_win(game, 1)
+    assert game.pile == 4 and game.history == []  # left as it was
 
 
 def test_terminal_value_prefers_quicker_wins_and_beats_any_evaluation() -> None:
