@@ -15,6 +15,13 @@ from rulebox.core.errors import StateError
 from rulebox.match.records import Record, load_record
 
 ENV = dict(os.environ, NO_COLOR="1", COLUMNS="100")
+ENV.pop("RULEBOX_DATA", None)
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path: Path) -> None:
+    """Autosaves go to the test's own directory, never the user's."""
+    ENV["RULEBOX_DATA"] = str(tmp_path / "data")
 
 
 def rulebox(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
@@ -27,10 +34,11 @@ def rulebox(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Com
 def test_play_through_a_pipe_against_the_computer(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     proc = rulebox("play", "columns", "--seed", "3", "--time", "0.1", "--seat", "1=random",
-                   stdin=f"?\nRa9\nSa1\nRa1\nundo\nRb1\nhint\nsave {save}\nquit\n")
+                   stdin=f"?\nnotation\nRa9\nSa1\nRa1\nundo\nRb1\nhint\nsave {save}\nquit\n")
     out = proc.stdout.decode()
     assert proc.returncode == 0, proc.stderr.decode()
-    assert "legal moves:" in out and "Tb1a1^" in out  # ? lists moves and notation
+    assert "75 legal moves by piece: R 12, S 12, D 17, T 34" in out  # ? groups the moves
+    assert "Tb1a1^" in out  # notation shows how moves are written
     assert "there is no pin a9" in out
     assert "player 1 (dark, random) plays" in out
     assert "took back Ra1" in out
@@ -67,7 +75,7 @@ def test_hot_seat_game_to_the_end_shows_the_result(tmp_path: Path) -> None:
 
 
 def test_resign_and_draw_offer_between_people() -> None:
-    out = rulebox("play", "columns", "--seat", "1=human", stdin="resign\n").stdout.decode()
+    out = rulebox("play", "columns", "--seat", "1=human", stdin="resign\ny\n").stdout.decode()
     assert "resigns" in out and "player 1" in out
     out = rulebox("play", "columns", "--seat", "1=human",
                   stdin="draw\nn\ndraw\ny\n").stdout.decode()
@@ -105,7 +113,8 @@ def test_replay_steps_through_every_position(tmp_path: Path) -> None:
                     moves=["Ra1", "Da2b2", "Tc1d1^"])
     path.write_text(json.dumps(record.to_json()))
     out = rulebox("replay", str(path)).stdout.decode()
-    assert "after move 3: Tc1d1^" in out and out.count("To move") == 4
+    assert "move 3 of 3: Tc1d1^" in out and out.count("To move") == 4
+    assert "move 0 of 3: the start" in out
 
 
 def test_rules_prints_every_rule_id() -> None:

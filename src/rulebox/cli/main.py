@@ -1,5 +1,5 @@
 """The ``rulebox`` command: play, engine, replay, rules, bench, games, agents, tournament, serve,
-train."""
+train. Every bad value is refused with the reason and exit code 2."""
 
 from __future__ import annotations
 
@@ -22,27 +22,90 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+HELP = {
+    "tournament": "a seat-rotated round robin of agents, in worker processes",
+    "serve": "the browser game: web client, JSON API and WebSockets in one process",
+    "train": "tune a game's evaluation weights by self-play (needs numpy)",
+    "verify": "check that a finished 36 to 1 or Columba game was dealt as committed",
+}
+"""One clean line of help for the commands whose modules are optional."""
+
+
+def _description(mod: object) -> str:
+    """A module's docstring as a command's description: no reST backticks."""
+    return (getattr(mod, "__doc__", None) or "").replace("``", "").strip()
+
+
+def _count(text: str) -> int:
+    """A count of games: a whole number, 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} games: a match has at least 1 game")
+    return n
+
+
+def _seed(text: str) -> int:
+    """A whole number, 0 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n}: must be 0 or more")
+    return n
+
+
+def _seconds(text: str) -> float:
+    """A time in seconds, more than 0 and at most an hour."""
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < t <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"{text} seconds: the time must be more than 0 and at most 3600")
+    return t
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    from rulebox.cli import saves
     from rulebox.cli.play import make_console, play_match
     from rulebox.cli.seats import make_seats
+    from rulebox.cli.text import clean
     from rulebox.core.registry import game_entry
-    from rulebox.match.records import load_record
     from rulebox.match.table import Table
 
     console = make_console()
     default = args.level if args.level else None
-    if args.load:
-        record = load_record(args.load)
+    full_screen = not args.plain and sys.stdout.isatty() and sys.stdin.isatty()
+    load = args.load
+    if not load and not args.game and full_screen and saves.unfinished_last() is not None:
+        record = saves.unfinished_last()
+        assert record is not None
+        answer = input(f"continue your unfinished game of {clean(record.game)} "
+                       f"({len(record.moves)} moves)? [Y/n] ").strip().lower()
+        if answer in ("", "y", "yes"):
+            load = saves.LAST
+    if load:
+        path = saves.resolve(load)
+        record = saves.read_record(path)
         if args.game and args.game != record.game:
-            raise RuleboxError(f"{args.load} is a game of {record.game}, not {args.game}")
+            raise RuleboxError(f"{clean(load)} is a game of {clean(record.game)}, "
+                               f"not {args.game}")
+        if record.result is not None:
+            raise RuleboxError(f"{clean(load)}: that game is over ({clean(record.result)}); "
+                               "`rulebox replay` shows it")
         entry = game_entry(record.game)
         probe = entry.cls.new(record.options)
         seats = make_seats(probe.id, probe.num_players, args.seat, args.time, default)
         try:
             table = Table.from_record(record, seats)
         except RuleboxError as e:
-            raise RuleboxError(f"{args.load}: {e}") from None
-        console.print(f"loaded {args.load}: {record.game}, {len(record.moves)} moves")
+            raise RuleboxError(f"{clean(load)}: {e}") from None
+        loaded = f"loaded {clean(path)}: {record.game}, {len(record.moves)} moves"
     else:
         if not args.game:
             raise RuleboxError("which game? e.g. rulebox play columns (see rulebox games)")
@@ -52,10 +115,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = game_entry(args.game).cls.new(options)
         seats = make_seats(game.id, game.num_players, args.seat, args.time, default)
         table = Table(game, seats)
+        loaded = ""
+    autosave = saves.Autosave()
+    if full_screen:
+        from rulebox.tui.app import run_app
+
+        return run_app(table, games=args.games, time=args.time, save=args.save,
+                       autosave=autosave, note=loaded)
+    if loaded:
+        console.print(loaded)
     game = table.game
     console.print(f"[bold]{game.title}[/bold]  " + " ".join(
         f"{k}={v}" for k, v in game.public_options().items()))
-    return play_match(table, args.games, console, time=args.time, save=args.save)
+    return play_match(table, args.games, console, time=args.time, save=args.save,
+                      autosave=autosave)
 
 
 def cmd_engine(args: argparse.Namespace) -> int:
@@ -69,11 +142,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
     entry = game_entry(args.game)
     text = entry.rules_text()
-    if sys.stdout.isatty():
+    if sys.stdout.isatty() and not args.plain:
         from rich.console import Console
         from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
+        console = Console()
+        with console.pager(styles=True):
+            console.print(Markdown(text))
     else:
         sys.stdout.write(text)
     return 0
@@ -84,14 +159,18 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     for g in game_ids():
         entry = game_entry(g)
-        counts = "/".join(str(n) for n in entry.cls.player_counts)
-        print(f"{g:10} {entry.title} ({counts} players)")
+        counts = entry.cls.player_counts
+        many = "player" if tuple(counts) == (1,) else "players"
+        print(f"{g:10} {entry.title} ({'/'.join(str(n) for n in counts)} {many})")
     return 0
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
     from rulebox.ai.base import agent_entries
+    from rulebox.core.registry import game_entry
 
+    if args.game:
+        game_entry(args.game)  # an unknown game is refused, saying which exist
     for e in agent_entries(args.game):
         games = "all games" if e.games is None else ", ".join(e.games)
         print(f"{e.name:10} {e.description} [{games}]")
@@ -111,7 +190,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from rulebox.cli.replay import replay
 
-    return replay(args.file, step=args.step)
+    return replay(args.file, step=args.step, start=args.move)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,18 +201,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulebox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("play", help="play a game in the terminal (against the computer by default)")
+    p = sub.add_parser("play", help="play a game in the terminal (against the computer by default)",
+                       description="Play a game against the computer, other people at this "
+                       "screen, or both. On a terminal the game fills the screen; --plain (or "
+                       "output that is not a terminal) keeps to lines. Every game is saved as "
+                       "it goes: --load last continues the last one.")
     p.add_argument("game", nargs="?", help="columns, 36to1, countred, columba, discs")
     p.add_argument("options", nargs="*", metavar="key=value", help="game options (see rules)")
     p.add_argument("--seat", action="append", default=[], metavar="N=WHO",
                    help="who plays seat N: human, computer, or an agent (N=mcts:time=2); "
                         "default: seat 0 human, the others the strongest agent")
     p.add_argument("--level", help="the computer's agent or level (easy, medium, hard, best)")
-    p.add_argument("--time", type=float, default=1.0, help="seconds per computer turn (1)")
-    p.add_argument("--seed", type=int, help="seed for the game's chance")
-    p.add_argument("--games", type=int, default=1, help="play a match of N games")
-    p.add_argument("--load", metavar="FILE", help="continue a saved game record")
+    p.add_argument("--time", type=_seconds, default=1.0,
+                   help="seconds per computer turn, more than 0 (1)")
+    p.add_argument("--seed", type=_seed, help="seed for the game's chance (0 or more)")
+    p.add_argument("--games", type=_count, default=1, help="play a match of N games (1 or more)")
+    p.add_argument("--load", metavar="FILE",
+                   help="continue a saved game record (`last`: the last game played here)")
     p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
+    p.add_argument("--plain", action="store_true",
+                   help="line by line, for scripts and screen readers (no full screen)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("engine", help="speak the engine line protocol on stdin/stdout")
@@ -141,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="print a game's rules with the rule IDs")
     p.add_argument("game")
+    p.add_argument("--plain", action="store_true", help="the Markdown text, without a pager")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("games", help="list the games")
@@ -153,14 +241,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="step through a saved game record")
     p.add_argument("file")
     p.add_argument("--step", action="store_true",
-                   help="wait for Enter between moves (the default on a terminal)")
+                   help="wait for a key between moves (the default on a terminal)")
+    p.add_argument("--move", type=_seed, default=0, metavar="N",
+                   help="start at move N (0: the start)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", help="random playouts per second")
     p.add_argument("game")
     p.add_argument("options", nargs="*", metavar="key=value")
-    p.add_argument("--seconds", type=float, default=5.0)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seconds", type=_seconds, default=5.0, help="how long (5)")
+    p.add_argument("--seed", type=_seed, default=1, help="seed of the playouts (1)")
     p.set_defaults(func=cmd_bench)
 
     for name, module in (("tournament", "rulebox.cli.tournament"), ("serve", "rulebox.cli.serve"),
@@ -169,8 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
             mod = importlib.import_module(module)
         except ImportError:
             continue
-        helptext = (mod.__doc__ or name).strip().splitlines()[0]
-        p = sub.add_parser(name, help=helptext)
+        p = sub.add_parser(name, help=HELP.get(name, name), description=_description(mod))
         mod.add_arguments(p)
         p.set_defaults(func=mod.run)
     return parser
@@ -178,14 +267,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the command's own usage, not the top level's
+        commands = next(a for a in parser._actions
+                        if isinstance(a, argparse._SubParsersAction))
+        own = commands.choices.get(getattr(args, "command", None) or "", parser)
+        own.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
         return int(args.func(args) or 0)
     except RuleboxError as e:
-        print(f"rulebox: {e}", file=sys.stderr)
+        from rulebox.cli.text import clean
+
+        print(f"rulebox: {clean(e, 1000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

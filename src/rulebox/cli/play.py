@@ -1,8 +1,12 @@
-"""``rulebox play``: people and agents at one terminal, or a script through a pipe.
+"""``rulebox play`` in the line mode: people and agents at one terminal, a script through a
+pipe, or a screen reader (``--plain``; the full screen is :mod:`rulebox.tui`).
 
-Commands at the prompt: a move in the game's notation; ``?``/``help``; ``moves``; ``board``;
-``undo``; ``hint``; ``explain ARG`` (where the game has it); ``save FILE``; ``draw`` (offer a
-draw, two-player games); ``resign``; ``quit``.
+Commands at the prompt: a move in the game's notation; ``?``/``help`` (a short help: what wins,
+the commands that work here, the legal moves grouped); ``moves [KIND]``; ``notation``;
+``board``; ``history``; ``undo``; ``hint``; ``explain ARG`` (where the game has it);
+``save FILE``; ``draw`` (two-player games); ``resign`` and ``quit`` (both ask first).
+Ctrl-C asks too, and a second Ctrl-C leaves. Every game is saved as it goes
+(:mod:`rulebox.cli.saves`).
 
 Everything around the rules (whose turn, the computer's turn, undo, draws, resignation, the
 rematch, the announcements) is the table's (:class:`rulebox.match.table.Table`); this module
@@ -12,33 +16,30 @@ reads lines and prints what the table says.
 from __future__ import annotations
 
 import sys
+import time as clock
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
 
+from rulebox.cli import text as words
+from rulebox.cli.board import legend, marked
+from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
 from rulebox.match.records import save_record
 from rulebox.match.table import Ending, Seat, Table, TableError
 
-HELP = """\
-Commands: a move in the notation below, or
-  ? / help      this help and the legal moves      moves        the legal moves only
-  board         draw the board again               undo         take back your last move
-  hint          what the computer would play       explain X    explain a piece/card/field
-  save FILE     save the game record               draw         offer a draw
-  history       the moves so far
-  resign        give up the game                   quit         stop (the game is not saved)"""
-
 STYLES = {"move": "bold", "agent_error": "bold red", "game_over": "", "undo": "",
           "reshuffle": "dim", "draw_offer": "", "draw_declined": "", "draw_agreed": "",
           "resigned": ""}
 """How each kind of event is printed; announcements (the rest) in bold magenta."""
 
-QUIT = Ending("quit", "game stopped")
+QUIT = Ending("quit", "game stopped; it is saved: `rulebox play --load last` continues it")
+LEFT = Ending("quit", "left the game; it is saved: `rulebox play --load last` continues it")
+Reader = Callable[[str], str | None]
 
 
 @dataclass
@@ -47,23 +48,34 @@ class Session:
 
     table: Table
     console: Console
-    read: Callable[[str], str | None]
+    read: Reader
     time: float = 1.0
     seen: int = 0
+    autosave: Autosave | None = None
+    think_time: float = 0.0
 
     @property
     def game(self) -> Game:
         return self.table.game
 
     def show_board(self, player: int | None) -> None:
-        self.console.print(game_entry(self.game.id).render(self.game, player))
+        self.console.print(marked(self.game, player))
+        if self.game.history:
+            last = self.game.history[-1]
+            mover = self.table.movers[-1] if self.table.movers else None
+            who = self.table.name(mover) if mover is not None else "last move"
+            self.console.print(Text(f" last move: {who} played {last}", style="dim"))
 
-    def show_moves(self) -> None:
-        moves = sorted(str(m) for m in self.game.legal_moves())
-        if any(" " in m for m in moves):  # moves with spaces: one per line
-            self.console.print(f"{len(moves)} legal moves:\n  " + "\n  ".join(moves))
+    def show_moves(self, kind: str = "") -> None:
+        moves = words.moves_of_kind(self.game, kind)
+        if not moves:
+            self.console.print(f"no legal moves of kind {words.clean(kind, 20)!r}; "
+                               "type `moves` for all")
+        elif any(" " in m for m in moves):  # moves with spaces: one per line
+            self.console.print(f"{words.plural(len(moves), 'legal move')}:\n  "
+                               + "\n  ".join(moves))
         else:
-            self.console.print(f"{len(moves)} legal moves: " + " ".join(moves))
+            self.console.print(f"{words.plural(len(moves), 'legal move')}: " + " ".join(moves))
 
     def show_events(self) -> None:
         """Print what happened since the last time (moves, announcements, draws...)."""
@@ -71,39 +83,86 @@ class Session:
             if ev.kind in ("undo", "game_over", "resigned") or not ev.text:  # said elsewhere
                 continue
             style = STYLES.get(ev.kind, "bold magenta")
+            line = ev.text
             if ev.kind == "move" and ev.player is not None and \
                     self.table.seats[ev.player].is_computer:
                 style = "bold cyan"
-            self.console.print(Text(ev.text, style=style))
+                if self.think_time:
+                    line += f" ({self.think_time:.1f} s)"
+            self.console.print(Text(words.agree(line), style=style))
         self.seen = len(self.table.events)
+
+    def save_progress(self) -> None:
+        if self.autosave is not None:
+            self.autosave.save(self.table)
+            if self.autosave.failed and not getattr(self, "_told", False):
+                self.console.print(self.autosave.failed, style="dim")
+                self._told = True
 
     # --- the loop -----------------------------------------------------------------------------
     def run(self) -> Ending:
         shown_for: tuple[int, int] | None = None
         table = self.table
         self.seen = len(table.events)
+        self.console.print(Text(words.goal(self.game), style="italic"))
         while not table.over():
-            if table.computer_to_move() is not None:
-                table.play_computers(limit=1)
+            try:
+                if (q := table.computer_to_move()) is not None:
+                    self.computer_turn(q)
+                    shown_for = None
+                    continue
+                p = table.to_move()
+                assert p is not None
+                if shown_for != (table.version, p):
+                    self.show_board(p)
+                    shown_for = (table.version, p)
+                line = self.read(f"{words.clean(table.name(p))} > ")
+                if line is None:
+                    return Ending("quit", "input ended; the game was not finished (it is "
+                                  "saved: `rulebox play --load last` continues it)")
+                ending = self.command(line.strip(), p)
                 self.show_events()
-                shown_for = None
-                continue
-            p = table.to_move()
-            assert p is not None
-            if shown_for != (table.version, p):
-                self.show_board(p)
-                shown_for = (table.version, p)
-            line = self.read(f"{table.name(p)} > ")
-            if line is None:
-                return Ending("quit", "input ended; the game was not finished")
-            ending = self.command(line.strip(), p)
-            self.show_events()
-            if ending is not None:
-                return ending
+                self.save_progress()
+                if ending is not None:
+                    return ending
+            except KeyboardInterrupt:
+                if self.interrupted():
+                    return LEFT
         if table.ending is not None and table.ending.how == "rules":
             self.show_board(None)
         assert table.ending is not None
         return table.ending
+
+    def computer_turn(self, q: int) -> None:
+        start = clock.monotonic()
+        name = self.table.name(q)
+        if self.console.is_terminal:
+            with self.console.status(f"{name} is thinking (Ctrl-C asks to leave)..."):
+                self.table.play_computers(limit=1)
+        else:
+            self.table.play_computers(limit=1)
+        self.think_time = clock.monotonic() - start
+        self.show_events()
+        self.think_time = 0.0
+        self.save_progress()
+
+    def interrupted(self) -> bool:
+        """Ctrl-C: ask; a second Ctrl-C (or the end of input) leaves."""
+        self.console.print()
+        self.console.print("Ctrl-C: press it again to leave (the game is saved), or Enter to go "
+                           "on", style="bold")
+        try:
+            answer = self.read("")
+        except KeyboardInterrupt:
+            return True
+        return answer is None or answer.strip().lower() in ("q", "quit", "y", "yes")
+
+    def confirm(self, question: str, default: bool) -> bool:
+        """A yes/no question; the end of input answers ``default``."""
+        answer = self.read(f"{question} [y/N] ")
+        if answer is None:
+            return default
+        return answer.strip().lower() in ("y", "yes")
 
     def command(self, line: str, p: int) -> Ending | None:
         word, _, arg = line.partition(" ")
@@ -115,19 +174,26 @@ class Session:
             return None
         try:
             if word in ("?", "help"):
-                console.print(HELP, highlight=False)
-                console.print(game_entry(self.game.id).notation_help, highlight=False)
-                self.show_moves()
+                for h in words.short_help(table, p):
+                    console.print(h, highlight=False)
             elif word in ("moves", "legal"):
-                self.show_moves()
+                self.show_moves(arg)
+            elif word == "notation":
+                console.print("\n".join(words.notation_lines(self.game)), highlight=False)
+                if legend(self.game):
+                    console.print(legend(self.game), highlight=False)
             elif word == "history":
                 moves = [str(m) for m in self.game.history]
                 console.print(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1))
                               or "no moves yet")
             elif word in ("board", "show"):
                 self.show_board(p)
+                if legend(self.game):
+                    console.print(legend(self.game), highlight=False)
             elif word in ("quit", "exit"):
-                return QUIT
+                if self.confirm("leave the game? It is saved; `rulebox play --load last` "
+                                "continues it.", True):
+                    return QUIT
             elif word == "undo":
                 for move in table.undo(p):
                     console.print(f"took back {move}")
@@ -144,7 +210,7 @@ class Session:
             elif word == "resign":
                 if self.game.num_players not in (1, 2, 4):
                     console.print("resign is for one- and two-player and team games; use quit")
-                else:
+                elif self.confirm("resign this game?", False):
                     return table.resign(p)
             elif word == "draw":
                 return self.offer_draw(p)
@@ -183,16 +249,14 @@ class Session:
 
 
 def read_line(prompt: str) -> str | None:
-    """A line from the person (or the script on standard input); ``None`` at the end."""
+    """A line from the person (or the script on standard input); ``None`` at the end. Ctrl-C
+    goes up to the session, which asks."""
     try:
         line = input(prompt)
         if not sys.stdin.isatty():  # a script: show what it typed, so the transcript reads
             print(line)
         return line
     except EOFError:
-        print()
-        return None
-    except KeyboardInterrupt:
         print()
         return None
 
@@ -206,23 +270,26 @@ def play_match(
     first: Table,
     games: int,
     console: Console,
-    read: Callable[[str], str | None] = read_line,
+    read: Reader = read_line,
     time: float = 1.0,
     save: str | None = None,
+    autosave: Autosave | None = None,
 ) -> int:
-    """Play ``games`` games (a match when more than one) and print each result and the score;
-    each next game is the table's rematch."""
+    """Play ``games`` games (a match when more than one) and print each result once, the score
+    and who won the match; each next game is the table's rematch."""
     table = first
     n = table.game.num_players
     score = [0.0] * n
+    played = 0
     for number in range(1, games + 1):
         if games > 1:
             console.rule(f"Game {number} of {games}")
             console.print("options: " + " ".join(
                 f"{k}={v}" for k, v in table.game.options().items()))
-        session = Session(table, console, read, time)
+        session = Session(table, console, read, time, autosave=autosave)
         ending = session.run()
-        console.print(Text(table.describe_end() if ending.how != "quit" else ending.reason,
+        session.save_progress()
+        console.print(Text(words.end_message(table) if ending.how != "quit" else ending.reason,
                            style="bold"))
         if save:
             where = save if games == 1 else f"{save}.{number}"
@@ -230,6 +297,7 @@ def play_match(
             console.print(f"record saved to {where}")
         if ending.how == "quit":
             break
+        played += 1
         if ending.winners:
             for w in ending.winners:
                 score[w] += 1
@@ -241,6 +309,11 @@ def play_match(
                 f"{table.name(i)} {score[i]:g}" for i in range(n)))
         if number < games:
             table = table.rematch()
+            if autosave is not None:
+                autosave.path = None
+    if games > 1 and played:
+        names = [table.name(i) for i in range(n)]
+        console.print(Text(words.match_message(names, score, played), style="bold"))
     return 0
 
 

@@ -1,48 +1,106 @@
-"""``rulebox replay FILE``: step through a saved game, every move checked by the rules."""
+"""``rulebox replay FILE``: step through a saved game, every move checked by the rules.
+
+On a terminal (or with ``--step``) one key a step: Enter or ``n`` the next move, ``b`` back,
+a number jumps to that move, ``s`` to the start, ``e`` to the end, ``q`` stops; the keys are
+listed once at the start and again after a key that means nothing. Through a pipe every
+position is printed in turn."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
+from rich.console import Console
 from rich.text import Text
 
+from rulebox.cli.board import marked
 from rulebox.cli.play import make_console
+from rulebox.cli.saves import read_record, resolve
+from rulebox.cli.text import clean, end_message
 from rulebox.core.registry import game_entry
-from rulebox.match.records import load_record
+from rulebox.match.records import Record
+
+KEYS = ("keys: Enter/n next, b back, a number jumps to that move, s start, e end, q quit")
 
 
-def replay(path: str, step: bool = False) -> int:
-    """Show the record's game move by move. On a terminal (or with ``step``), Enter goes on,
-    ``b`` goes back, ``q`` stops; through a pipe every position is printed in turn."""
-    console = make_console()
-    record = load_record(path)
+def _input(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def step_to(answer: str, i: int, total: int) -> int | None:
+    """Where a key leads from move ``i`` of ``total`` (``None``: a key that means nothing;
+    ``-1``: quit)."""
+    a = answer.strip().lower()
+    if a in ("", "n", "next"):
+        return min(i + 1, total)
+    if a in ("b", "back", "p"):
+        return max(0, i - 1)
+    if a in ("s", "start", "0"):
+        return 0
+    if a in ("e", "end"):
+        return total
+    if a in ("q", "quit", "exit"):
+        return -1
+    if a.isdigit():
+        return min(int(a), total)
+    return None
+
+
+def replay(path: str, step: bool = False, start: int = 0,
+           read: Callable[[str], str | None] = _input, console: Console | None = None) -> int:
+    """Show the record's game move by move (see the module text)."""
+    console = console or make_console()
+    record = read_record(resolve(path))
     final = record.replay()  # refuses a record that breaks the rules, saying where
     entry = game_entry(record.game)
     interactive = step or sys.stdin.isatty()
-    console.print(Text(f"{entry.title}: {len(record.moves)} moves; players: "
-                       + ", ".join(record.players), style="bold"))
-    i = 0
+    total = len(record.moves)
+    console.print(Text(f"{entry.title}: {total} moves; players: "
+                       + ", ".join(clean(p, 60) for p in record.players), style="bold"))
+    if interactive:
+        console.print(KEYS, style="dim")
+    i = min(start, total)
     while True:
-        game = record.replay(upto=i)
-        head = "start" if i == 0 else f"after move {i}: {record.moves[i - 1]}"
-        console.rule(head)
-        console.print(entry.render(game, None))
-        if i >= len(record.moves):
-            break
+        show(console, record, i)
         if interactive:
-            try:
-                answer = input("[Enter] next, b back, q quit > ").strip().lower()
-            except EOFError:
+            answer = read(f"move {i}/{total} > ")
+            if answer is None:
                 break
-            if answer == "q":
+            nxt = step_to(answer, i, total)
+            while nxt is None:
+                console.print(f"{clean(answer, 20)!r} means nothing here; {KEYS}")
+                answer = read(f"move {i}/{total} > ")
+                nxt = -1 if answer is None else step_to(answer, i, total)
+            if nxt < 0:
                 break
-            if answer == "b":
-                i = max(0, i - 1)
-                continue
-        i += 1
+            if nxt == i == total:
+                break
+            i = nxt
+        else:
+            if i >= total:
+                break
+            i += 1
     outcome = final.outcome()
-    if record.result and outcome is not None:
+    if record.ending:
+        console.print(Text(f"result: {clean(record.ending)}", style="bold"))
+    elif record.result and outcome is not None:
         console.print(Text(f"result: {outcome.result_line()} ({outcome.reason})", style="bold"))
     elif outcome is None:
         console.print("the game was not finished")
     return 0
+
+
+def show(console: Console, record: Record, i: int) -> None:
+    """The position after move ``i`` with its counter and the move marked."""
+    total = len(record.moves)
+    game = record.replay(upto=i)
+    head = (f"move 0 of {total}: the start" if i == 0
+            else f"move {i} of {total}: {record.moves[i - 1]}")
+    console.rule(head)
+    console.print(marked(game, None))
+
+
+__all__ = ["KEYS", "end_message", "replay", "step_to"]

@@ -1,0 +1,171 @@
+"""The full-screen game driven by Textual's pilot at 80x24, for every game: a move, an illegal
+move, undo, the help panel and the end screen."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, RichLog, Static
+
+from rulebox.cli.saves import Autosave
+from rulebox.cli.seats import make_seats
+from rulebox.cli.text import goal
+from rulebox.core.registry import game_entry
+from rulebox.match.records import load_record
+from rulebox.match.table import Table
+from rulebox.tui.app import EndScreen, GameApp, Question
+
+GAMES = [("columns", {}), ("countred", {}), ("discs", {}), ("36to1", {}), ("columba", {}),
+         ("columba", {"variant": "kids"})]
+HELP_LINES = 30
+"""The help panel's bound: a screenful, never hundreds of lines."""
+
+
+def make_table(game_id: str, options: dict[str, str], seats: list[str] | None = None) -> Table:
+    game = game_entry(game_id).cls.new({"seed": "3", **options})
+    specs = seats if seats is not None else [f"{p}=random" for p in range(1, game.num_players)]
+    return Table(game, make_seats(game.id, game.num_players, specs, 0.05), seed=7)
+
+
+async def settle(app: GameApp, pilot: object, limit: float = 20.0) -> None:
+    """Wait until the computer has moved and the screen is quiet."""
+    waited = 0.0
+    while app.thinking is not None and waited < limit:
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+        waited += 0.05
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def enter(app: GameApp, pilot: object, line: str) -> None:
+    app.query_one("#cmd", Input).value = line
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(app, pilot)
+
+
+def log_text(app: GameApp) -> str:
+    """The move log, its wrapped lines joined into one line of words."""
+    return " ".join(" ".join(line.text for line in app.query_one("#log", RichLog).lines).split())
+
+
+def message(app: GameApp) -> str:
+    return str(app.query_one("#msg", Static).render())
+
+
+@pytest.mark.parametrize(("game_id", "options"), GAMES, ids=lambda v: str(v))
+def test_full_screen_move_illegal_undo_help_and_resign(
+        game_id: str, options: dict[str, str], tmp_path: Path) -> None:
+    table = make_table(game_id, options)
+    auto = Autosave(tmp_path)
+
+    async def drive() -> None:
+        app = GameApp(table, time=0.05, autosave=auto)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            # a move: the log says it, the status names it as the last move
+            move = str(table.game.legal_moves()[0])
+            before = len(table.game.history)
+            await enter(app, pilot, move)
+            assert [str(m) for m in table.game.history][before] == move
+            assert f"plays {move}" in log_text(app)
+            assert "last:" in str(app.query_one("#status", Static).render())
+            # an illegal move: refused, said on the message line, nothing changed
+            n = len(table.game.history)
+            await enter(app, pilot, "zz9")
+            assert len(table.game.history) == n
+            assert "zz9" in message(app)
+            # undo: back to before the move
+            await enter(app, pilot, "undo")
+            assert len(table.game.history) == before
+            assert "took back" in log_text(app)
+            # help: a short panel with the goal, commands that work here, the moves grouped
+            await enter(app, pilot, "?")
+            assert app.query_one("#help").display
+            helptext = str(app.query_one("#helptext", Static).render())
+            assert len(helptext.splitlines()) <= HELP_LINES
+            assert goal(table.game) in helptext
+            assert ("explain" in helptext) == (game_entry(game_id).explain is not None)
+            assert ("draw " in helptext) == (table.game.num_players == 2)
+            await pilot.press("escape")
+            assert not app.query_one("#help").display
+            # resign asks first; yes ends the game on the end screen with one message
+            await enter(app, pilot, "resign")
+            assert isinstance(app.screen, Question)
+            await pilot.press("y")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            assert "resigns" in app.screen.message
+            await pilot.press("q")
+        assert app.result and "resigns" in app.result[0]
+
+    asyncio.run(drive())
+    assert table.ending is not None and table.ending.how == "resigned"
+    saved = load_record(tmp_path / "last.json")  # saved as it went
+    assert saved.game == game_id and saved.ending is not None
+
+
+COLUMNS_TO_THE_END = (
+    "Ta3b3^ Tc3b3v Td2d3^ Db1c1 Ra2 Sc3 Tc2c1v Tc2d2^ Sc2 Tb3a3^ Rc1 Sc3 Sc3 Sd3 Sd3 Rb1 "
+    "Rb1 Rb2 Rb1 Ra2 Rc1 Rd2 Rb1 Rb3 Ra1 Rd1 Ra1 Rd1 Da1a2 Rd2 Ra1 Rb2 Rc1 Rb2 Rd3 Da2a3 "
+    "Rb2 Da2b2"
+).split()
+
+
+def test_full_screen_game_to_the_end_by_the_rules() -> None:
+    """Two people at one screen play Columns to its end: the end screen says who won, once."""
+    game = game_entry("columns").cls.new({"seed": "0"})
+    table = Table(game, make_seats("columns", 2, ["1=human"], 0.05), seed=1)
+
+    async def drive() -> list[str]:
+        app = GameApp(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for move in COLUMNS_TO_THE_END:
+                await enter(app, pilot, move)
+            assert isinstance(app.screen, EndScreen)
+            end = app.screen.message
+            assert end.count("wins") == 1 and "Game over" not in end
+            await pilot.press("q")
+        return app.result
+
+    result = asyncio.run(drive())
+    assert table.ending is not None and table.ending.how == "rules"
+    assert len(result) == 1 and "wins" in result[0]
+
+
+def test_quit_asks_and_no_keeps_playing() -> None:
+    table = make_table("columns", {})
+
+    async def drive() -> None:
+        app = GameApp(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter(app, pilot, "quit")
+            assert isinstance(app.screen, Question)
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, Question)
+            await enter(app, pilot, "Ra1")
+            assert len(table.game.history) >= 1
+            await pilot.press("ctrl+c")  # asks (a notice); a second one leaves
+            await pilot.pause()
+            assert app.is_running
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+
+    asyncio.run(drive())
+    assert table.ending is None
+
+
+def test_the_last_move_is_marked_on_the_board() -> None:
+    table = make_table("countred", {}, seats=["1=human"])
+
+    async def drive() -> None:
+        app = GameApp(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter(app, pilot, "A1-B2")
+            board = app.drawing()
+            marked = {board.plain[s.start:s.end] for s in board.spans
+                      if "reverse" in str(s.style)}
+            assert marked and any("r" in m or "3" in m for m in marked)
+
+    asyncio.run(drive())
