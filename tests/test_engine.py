@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from rulebox.core import new_game
+from rulebox.core.load import diagram_line, load_any
 from rulebox.engine import MAX_LINE, run
 
 
@@ -83,6 +85,28 @@ def test_state_load_round_trip() -> None:
     assert r2[2] == (True, ["Ra1", "Tb1b2^"])
     assert r2[3] == (True, ["Tb1b2^"])
     assert r2[4] == (True, ["Ra1"])
+
+
+def test_load_accepts_a_diagram_and_refuses_a_bad_one_without_change() -> None:
+    # Count Red, B1 to move... the diagram of the start with player 1 to move
+    start = "r0,b0,r0,b0/b1,r1,b1,r1/r2,b2,r2,b2/b3,r3,b3,r3"
+    r = session("new columns seed=2", "play Ra1", f"load countred {start} 1 e1 0 1", "turn",
+                "show", "load columns not-a-diagram", "turn", "load {\"game\": 3}", "turn")
+    assert r[2][0] and r[2][1][0].startswith("countred even=1")
+    assert r[3] == (True, ["1"])
+    assert not r[5][0] and "Columns diagram" in r[5][1][0]
+    assert r[6] == (True, ["1"])  # the refused load left the Count Red game as it was
+    assert not r[7][0] and r[8] == (True, ["1"])
+    # a diagram the game writes loads back, through the engine, to the same position
+    g = new_game("countred", {"seed": "4"})
+    for _ in range(3):
+        g.apply(g.legal_moves()[0])
+    line = diagram_line(g)
+    r3 = session(f"load {line}", "state", "legal")
+    assert r3[0][0]
+    loaded = load_any(r3[1][1][0])
+    assert loaded.diagram() == g.diagram()
+    assert r3[2][1] == sorted(g.move_text(m) for m in g.legal_moves())
 
 
 def test_result_and_turn_at_the_end() -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from typing import IO
 
 from rulebox.ai.base import agent_entries
-from rulebox.core.errors import RuleboxError, StateError, UnknownNameError
+from rulebox.core.errors import RuleboxError
 from rulebox.core.game import TERMINAL, Game
+from rulebox.core.load import load_any
 from rulebox.core.registry import game_entry, game_ids
 from rulebox.match.agents import COMPUTER, AgentSpec
 from rulebox.match.table import Seat, Table
@@ -172,20 +173,9 @@ class Engine:
 
     def cmd_load(self, rest: str, args: list[str]) -> str:
         if not rest:
-            raise EngineError("usage: load <json>")
-        try:
-            data: Any = json.loads(rest)
-        except (ValueError, RecursionError) as e:
-            raise StateError(f"not valid JSON: {e}") from None
-        if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-            raise StateError("a state is a JSON object with a \"game\" field")
-        try:
-            entry = game_entry(data["game"])
-        except UnknownNameError as e:
-            raise StateError(str(e)) from None
-        game = entry.cls.from_json(data)
-        self.game = game
-        return self._describe(game)
+            raise EngineError("usage: load <json state or: game [key=value ...] diagram>")
+        self.game = load_any(rest)
+        return self._describe(self.game)
 
     def cmd_view(self, rest: str, args: list[str]) -> str:
         game = self._need_game()
