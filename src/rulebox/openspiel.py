@@ -19,7 +19,9 @@ them (``deck=``, ``first=``/``even=`` options):
 A card dealt at a chance node stays hidden until the rules show it: every information state and
 observation is built from ``view(player)``, which never reveals the pile's order. The information
 state string (perfect recall) is the view with its move history plus the cards revealed so far in
-the order they were revealed; the observation string is the view without history. The hidden
+the order they were revealed; the observation string is the view without history. Both tensors
+are the observation vector of :mod:`rulebox.env.observations`: the information-state tensor is
+not perfect recall (histories that reach the same view share it), only the string is. The hidden
 order is drawn up front rather than card by card as it is drawn; both are the same game for
 every player, because nothing reveals a card sooner. States implement
 ``resample_from_infostate`` (keep what ``player`` has seen, reshuffle the rest), for
@@ -133,7 +135,7 @@ def _game_type(spec: Spec) -> pyspiel.GameType:
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,

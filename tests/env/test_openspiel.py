@@ -78,6 +78,7 @@ def _random_games(game_id: str, games: int, seed: int, params: dict[str, Any] | 
                 mask = state.legal_actions_mask()
                 assert sum(mask) == len(legal)
                 assert len(state.observation_tensor(player)) == game.observation_tensor_size()
+                assert state.information_state_tensor(player) == state.observation_tensor(player)
                 assert state.information_state_string(player)
                 assert state.observation_string(player)
                 action = rng.choice(legal)
