@@ -105,15 +105,15 @@ def render(game: Columba, player: int | None = None) -> Text:
             marks = [COLOURS[f[i]] + ("+" if slots[i] else "-") for i in range(4)]
             goal = f"objective {obj} [{marks[0]} {marks[1]} / {marks[2]} {marks[3]}]"
         res = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.reserve(p)))
-        small, large = game.cotes_left(p)
+        small_left, large_left = game.cotes_left(p)
         chicks, adults = game.falcons_of(p)
         mate = game.partner(p)
         team = f" (team with {SEATS[mate]})" if mate is not None else ""
         out.append(f" {SEATS[p]:>6} ", style=PLAYER_STYLE[p])
         role = game.role(p)
         office = f" [{role}]" if role else ""
-        out.append(f" player {p}{team}{office}: {goal}; reserve {res}; dovecotes left {small} "
-                   f"small {large} large; falcons {chicks} chick {adults} adult; "
+        out.append(f" player {p}{team}{office}: {goal}; reserve {res}; dovecotes left {small_left} "
+                   f"small {large_left} large; falcons {chicks} chick {adults} adult; "
                    f"score {scores[p]}\n")
         if role:
             out.append(f"         {role}: {POWERS[role]}\n", style="dim")

@@ -258,8 +258,9 @@ class Columba(Game):
     def falcon_supply(self) -> int:
         return self._falcons
 
-    def turn_flags(self) -> tuple[bool, bool, list[int]]:
-        """This turn: dovecote placed, falcon acquired, squares of tiles placed."""
+    def turn_flags(self) -> tuple[bool, int, list[int]]:
+        """This turn: dovecote placed, falcons acquired (0, 1, or 2 for the Falconer, CB-15),
+        squares of tiles placed."""
         return self._cote_done, self._falcon_done, list(self._turn_tiles)
 
     # --- regions and estates --------------------------------------------------------------------
@@ -520,12 +521,12 @@ class Columba(Game):
             after = self._regions_after({k: (TILE, c, self._turn, p, None)})
             return 0 if self._pending_ok(p, after, tiles) else 2
         loose_regions: set[int] = set()
-        for t in tiles:
-            if t == k or label[t] in joined:
+        for square in tiles:
+            if square == k or label[square] in joined:
                 if new_owner == -1:
                     loose_regions.add(-2)
-            elif owner[label[t]] == -1:
-                loose_regions.add(label[t])
+            elif owner[label[square]] == -1:
+                loose_regions.add(label[square])
         if not loose_regions:
             return 0
         if not self._can_still_cote(p) or len(loose_regions) != 1:
