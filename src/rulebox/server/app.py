@@ -299,8 +299,10 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        warming = asyncio.get_running_loop().create_task(state["svc"].warm())
         try:
             yield
+            warming.cancel()
         finally:
             await state["svc"].close()
 

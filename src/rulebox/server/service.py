@@ -218,6 +218,18 @@ class GameService:
         self._loading: dict[str, asyncio.Lock] = {}
         self._closed = False
 
+    async def warm(self) -> None:
+        """Start every think worker now and load the games and agents in it, so that no
+        person's first computer reply waits for a process to start (which takes seconds on a
+        busy machine, longer than ``easy`` thinks)."""
+        if self._procs is None:
+            return
+        loop = asyncio.get_running_loop()
+        n = self.queue.slots
+        jobs = [loop.run_in_executor(self._procs, warm_job, 0.5) for _ in range(n)]
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*jobs)
+
     async def close(self) -> None:
         """Stop computer players and release threads and connections."""
         self._closed = True
@@ -864,6 +876,15 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
                 proc.join(2)
     with contextlib.suppress(Exception):
         pool.shutdown(wait=True)
+
+
+def warm_job(hold: float) -> None:
+    """Run in a worker process at start: import every game and agent, then hold the worker a
+    moment (so that the pool starts a process for each of the warming jobs)."""
+    for gid in game_ids():
+        game_entry(gid).cls.new({"seed": "1"})
+        agent_entries(gid)
+    time.sleep(hold)
 
 
 def think_job(spec: str, game_id: str, state: dict[str, Any]) -> str:
