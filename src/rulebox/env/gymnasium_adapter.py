@@ -27,7 +27,7 @@ from gymnasium import spaces
 from rulebox.ai.base import Agent, make_agent
 from rulebox.core import TERMINAL
 from rulebox.env.common import ILLEGAL_MODES, OBS_HIGH, OBS_LOW, SEED_SPAN, Table
-from rulebox.match.tournament import AgentSpec
+from rulebox.match import AgentSpec
 
 
 def _agent_seed(game_seed: int, seat: int) -> int:
