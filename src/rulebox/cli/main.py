@@ -95,6 +95,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.game and args.game != record.game:
             raise RuleboxError(f"{clean(load)} is a game of {clean(record.game)}, "
                                f"not {args.game}")
+        try:
+            record.replay()  # every move checked, and the result against the moves
+        except RuleboxError as e:
+            raise RuleboxError(f"{clean(load)}: {e}") from None
         if record.result is not None:
             raise RuleboxError(f"{clean(load)}: that game is over ({clean(record.result)}); "
                                "`rulebox replay` shows it")
