@@ -245,3 +245,23 @@ def test_replay_jumps_and_lists_the_keys_on_an_unknown_key(tmp_path: Path) -> No
     assert "move 3 of 3: Tc1d1^" in text and "move 2 of 3: Da2b2" in text
     assert "move 1 of 3" not in text  # jumped, not stepped
     assert text.count("keys:") == 2  # once at the start, once after the unknown key
+
+
+@pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "36to1", "columba"])
+def test_rules_point_to_what_exists(game_id: str) -> None:
+    """The rules pages name RULINGS.md, which is not shipped; the page carries the rulings."""
+    proc = rulebox("rules", game_id)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and "RULINGS" not in out
+    prefix = {"columns": "COL", "countred": "CR", "discs": "DSC", "36to1": "S36",
+              "columba": "CB"}[game_id]
+    assert f"{prefix}-1" in out
+
+
+def test_protocol_is_in_the_repository_verbatim() -> None:
+    here = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+    text = here.read_text(encoding="utf-8")
+    assert text.startswith("<!-- A verbatim copy of the project specification")
+    shared = Path("/work/shared/PROTOCOL.md")
+    if shared.exists():
+        assert text.split("\n", 2)[2] == shared.read_text(encoding="utf-8")

@@ -145,17 +145,46 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from rulebox.core.registry import game_entry
 
     entry = game_entry(args.game)
-    text = entry.rules_text()
+    text = _rulings_here(entry.rules_text())
     if sys.stdout.isatty() and not args.plain:
+        import os
+
         from rich.console import Console
         from rich.markdown import Markdown
 
         console = Console()
+        if "R" not in os.environ.get("LESS", ""):  # less shows colours with -R
+            os.environ["LESS"] = os.environ.get("LESS", "") + " -R"
         with console.pager(styles=True):
             console.print(Markdown(text))
     else:
         sys.stdout.write(text)
     return 0
+
+
+RULINGS_HERE = (
+    ("Rule IDs are those of the project's RULINGS.md; where RULINGS.md and the rulebook differ, "
+     "RULINGS.md wins.", "The rule IDs are the project's rulings, every one in this text; where "
+     "a ruling and the rulebook differ, the ruling wins."),
+    ("Rule IDs are those of rulebox's RULINGS.", "The rule IDs are rulebox's rulings, every one "
+     "in this text."),
+    ("(RULINGS.md, section ", "(the rulings in this text, section "),
+    ("RULINGS.md (", "the ruling ("),
+    ("RULINGS.md", "the rulings in this text"),
+)
+"""The rules pages refer to RULINGS.md, which is not shipped: the page itself carries every
+ruling with its ID, so the references point to it (the pages belong in their games' packages;
+this mends what is shown until they say it themselves)."""
+
+
+def _rulings_here(text: str) -> str:
+    """A rules page with its references to RULINGS.md pointing to what exists."""
+    import re
+
+    for old, new in RULINGS_HERE:
+        pattern = r"\s+".join(re.escape(word) for word in old.split(" "))
+        text = re.sub(pattern, new.replace("\\", "\\\\"), text)
+    return text
 
 
 def cmd_games(args: argparse.Namespace) -> int:
