@@ -49,8 +49,25 @@ class FairnessError(RuleboxError):
 
 
 def server_seed() -> int:
-    """A fresh seed of :data:`SEED_BITS` bits from the operating system."""
-    return secrets.randbits(SEED_BITS)
+    """A fresh seed from the operating system, as large as the games' ``seed=`` option takes
+    (63 bits today: ``rulebox.core.options.SEED``); the hidden order of a server's deal does
+    not come from it but from :func:`server_deal`."""
+    return secrets.randbits(62)
+
+
+def server_deal(game_id: str, options: Mapping[str, str]) -> Game:
+    """A new game whose hidden order is shuffled by the operating system's randomness
+    (``secrets.SystemRandom``: 32 bits or more drawn per card, far above :data:`SEED_BITS` in
+    all, so that every one of the n! orders is equally likely: log2(36!) = 138 bits for 36 to
+    1, log2(30!) = 108 bits for Columba, all there is; not a function of any seed). The seed
+    decides only the rest (e.g. a random grid). Games without a hidden deck are made as
+    they are."""
+    game = new_game(game_id, options)
+    if game_id not in FAIR_GAMES:
+        return game
+    order = deal_order(game)
+    secrets.SystemRandom().shuffle(order)
+    return dealt(game_id, game.options(), order)
 
 
 def arranged(options: Mapping[str, Any]) -> bool:
@@ -89,12 +106,10 @@ def dealt(game_id: str, options: Mapping[str, str], order: Sequence[str]) -> Gam
 
 
 def new_game(game_id: str, options: Mapping[str, Any]) -> Game:
-    """``cls.new(options)`` taking a seed of any size (a 128-bit server seed as digits)."""
-    opts: dict[str, Any] = dict(options)
-    seed = opts.get("seed")
-    if isinstance(seed, str) and seed.strip().isdigit():
-        opts["seed"] = int(seed.strip())
-    return game_entry(game_id).cls.new(opts)
+    """``cls.new(options)``: the one place the table and the server make games from options
+    (seeds of up to 128 bits will pass once ``rulebox.core.options.SEED`` takes them; the
+    random draws, ``rulebox.core.rng.rng``, already do)."""
+    return game_entry(game_id).cls.new(dict(options))
 
 
 def reshuffle_seed(key: str, n: int) -> int:

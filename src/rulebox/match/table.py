@@ -30,7 +30,7 @@ What the table owns:
   exact ``Game.undo``; this is the table's policy.)
 - **Resign; draw offers**: a person answers; the computer accepts by one rule,
   :meth:`computer_accepts_draw`. A move lets a pending offer lapse.
-- **Rematch**, one seed policy: a fresh shuffle (a new seed of 128 bits of OS randomness; the
+- **Rematch**, one seed policy: a fresh shuffle (a new seed from OS randomness; the
   ``deck=`` and ``roles=`` options dropped, so cards and Officia roles are dealt anew) unless the
   players ask for the same deal; the game's own rule first where it has one (Count Red, CR-15:
   the loser starts, parities swap).
@@ -605,7 +605,7 @@ class Table:
         else:
             opts.pop("deck", None)
             opts.pop("roles", None)
-            opts["seed"] = str(server_seed())
+            opts["seed"] = str(server_seed())  # the server deals the hidden order itself
         return opts
 
     def rematch(self, same_deal: bool = False) -> Table:
@@ -617,7 +617,7 @@ class Table:
         except RuleboxError as e:
             raise TableError("no_rematch", f"no rematch: {e}") from None
         return Table(game, list(self.seats), secrets.randbits(128),
-                     arranged=self.arranged or same_deal)
+                     arranged=same_deal)  # the same deal again is a known one
 
     # --- words --------------------------------------------------------------------------------
     def name(self, p: int) -> str:

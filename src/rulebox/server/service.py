@@ -13,8 +13,9 @@ this module translates HTTP to table calls, table errors to HTTP, and stores the
 What keeps a server open to strangers usable (:mod:`rulebox.server.limits`, docs/SERVER.md):
 computer settings capped (``time=`` at most 5 s by default), all-computer games refused (or run
 at low priority within a quota), one fair think queue, and abandoned games ended after a while.
-Deals come from 128 bits of OS randomness; 36 to 1 and Columba commit to their deal before the
-first move and reveal it at the end (:mod:`rulebox.match.fairness`, docs/FAIRNESS.md).
+The hidden order of a deal comes from OS randomness (``secrets.SystemRandom``, not from a
+seed); 36 to 1 and Columba commit to their deal before the first move and reveal it at the end
+(:mod:`rulebox.match.fairness`, docs/FAIRNESS.md).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from rulebox.core.errors import (
 from rulebox.core.game import Game
 from rulebox.core.registry import GameEntry, game_entry, game_ids
 from rulebox.match.agents import LOBBY_TIMES, AgentSpec
-from rulebox.match.fairness import arranged, new_game, seal, server_seed
+from rulebox.match.fairness import arranged, new_game, seal, server_deal, server_seed
 from rulebox.match.table import Decision, Ending, Seat, Table, TableError, position_at
 from rulebox.server.limits import Limits, ThinkQueue
 from rulebox.server.store import Store
@@ -330,12 +331,11 @@ class GameService:
         if "players" in names and "players" not in opts:
             opts["players"] = str(len(seat_specs))
         fixed = arranged(opts)
-        if "seed" in opts and (not opts["seed"].strip().isdigit() or len(opts["seed"]) > 80):
-            raise ApiError(400, "bad_options", "seed is a whole number of at most 80 digits")
-        if "seed" not in opts:
-            opts["seed"] = str(server_seed())  # 128 bits of OS randomness
+        if not fixed:
+            opts["seed"] = str(server_seed())
         try:
-            game = new_game(entry.id, opts)
+            # the hidden order from OS randomness (not from the seed) unless the creator fixed it
+            game = new_game(entry.id, opts) if fixed else server_deal(entry.id, opts)
         except RuleboxError as e:
             raise ApiError(400, "bad_options", str(e)) from None
         if len(seat_specs) != game.num_players:
@@ -597,6 +597,8 @@ class GameService:
             records = [SeatRecord(r.kind, r.token_hash, r.agent, r.label) for r in live.records]
             if live.all_computer:
                 self._check_all_computer()
+            if not same_deal:  # dealt anew by the operating system's randomness
+                table.game = server_deal(live.entry.id, table.game.options())
             table.deal = seal(table.game)
             fresh = await self._start(live.entry, table, records, live.hotseat)
             live.rematch = fresh.id
