@@ -27,6 +27,8 @@ HELP = {
     "serve": "the browser game: web client, JSON API and WebSockets in one process",
     "train": "tune a game's evaluation weights by self-play (needs numpy)",
     "verify": "check that a finished 36 to 1 or Columba game was dealt as committed",
+    "review": "evaluate every move of a saved game: marks, best moves, the decisive moment",
+    "analyze": "a game's balance by seeded self-play (report.html, metrics.json)",
 }
 """One clean line of help for the commands whose modules are optional."""
 
@@ -287,7 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     for name, module in (("tournament", "rulebox.cli.tournament"), ("serve", "rulebox.cli.serve"),
-                         ("train", "rulebox.cli.train"), ("verify", "rulebox.cli.verify")):
+                         ("train", "rulebox.cli.train"), ("verify", "rulebox.cli.verify"),
+                         ("review", "rulebox.cli.review"), ("analyze", "rulebox.cli.analyze")):
         try:
             mod = importlib.import_module(module)
         except ImportError:
