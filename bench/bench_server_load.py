@@ -146,13 +146,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", default="columns", help="game id (default columns)")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp folder)")
     ap.add_argument("--url", default=None, help="load this running server instead")
+    ap.add_argument("--serve-args", default="--create-per-minute 0 --moves-per-second 0",
+                    help="options of the server started (default: no rate limits, since every "
+                    "game comes from one address; '' for a server without these options)")
     args = ap.parse_args(argv)
     if args.url:
         asyncio.run(run(args.url, args.games, args.seconds, args.game))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
-        with ServerProcess(db, log=Path(tmp) / "server.log") as srv:
+        with ServerProcess(db, log=Path(tmp) / "server.log",
+                           args=args.serve_args.split()) as srv:
             print(f"server: {srv.url} storage: {db.split('@')[-1]}")
             asyncio.run(run(srv.url, args.games, args.seconds, args.game))
     return 0

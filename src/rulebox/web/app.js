@@ -116,7 +116,8 @@ async function lobby() {
     for (const g of r.games) {
       const title = (cat.games.find((x) => x.id === g.game) || { title: g.game }).title;
       list.append(el("li", {}, el("a", { href: `/game/${g.id}#watch` }, `${title}`),
-        el("span", { class: "muted" }, ` · ${g.ply} moves${g.over ? " · finished" : ""}`)));
+        el("span", { class: "muted" }, ` · ${g.ply} moves${g.over ? " · finished" : ""}`),
+        g.arranged ? el("span", { class: "arranged-tag", title: "the creator fixed the cards (seed= or deck=)" }, " · arranged deal") : null));
     }
     recent.replaceChildren(el("h2", {}, "Watch a game"), r.games.length ? list : el("p", { class: "muted" }, "No games yet."));
   }).catch(() => {});
@@ -248,7 +249,7 @@ async function gamePage(id) {
   page.gen += 1;
   const gen = page.gen;
   if (page.ws) { page.ws.onclose = null; page.ws.close(); page.ws = null; }
-  Object.assign(page, { id, tokens: tokensFor(id), state: null, replay: null, busy: false, seenEvent: undefined });
+  Object.assign(page, { id, tokens: tokensFor(id), state: null, replay: null, busy: false, seenEvent: undefined, commitment: null });
   clear(app).append(el("p", { class: "loading" }, "Loading the game…"));
   let first;
   try {
@@ -311,6 +312,9 @@ function buildGameLayout(state) {
   const side = el("aside", { class: "side" },
     el("div", { class: "seats-list", id: "seats" }),
     el("div", { class: "result", id: "result", hidden: "" }),
+    el("div", { class: "arranged-note", id: "arranged-note", role: "note", hidden: "" },
+      "Arranged deal: the creator of this game fixed the cards (seed= or deck=)."),
+    el("div", { class: "fairness", id: "fairness", hidden: "" }),
     el("div", { class: "buttons" },
       button("Undo", "undo-btn", doUndo),
       button("Resign", "resign-btn", doResign),
@@ -486,6 +490,8 @@ function render() {
     const sc = st.result.scores ? ` · score ${st.result.scores.join(" : ")}` : "";
     clear(res).append(el("strong", {}, st.result.winners.length ? `Winner: ${st.result.winners.map((w) => st.seats[w].name).join(", ")}` : (st.seats.length === 1 ? "Lost" : "Draw")), el("span", {}, `${sc} · ${st.result.reason}`));
   } else res.hidden = true;
+  document.getElementById("arranged-note").hidden = !st.arranged;
+  fairnessBox(st);
   document.getElementById("undo-btn").hidden = !st.can_undo || replaying;
   document.getElementById("resign-btn").hidden = st.over || replaying || !page.tokens.some((t) => t);
   showAnnouncements(st);
@@ -534,6 +540,43 @@ function render() {
     console.error(e);
     generic.draw(board, ctx);
   }
+}
+
+// --- fair deals (docs/FAIRNESS.md): the commitment shown from the start, checked at the end ------
+function fairnessBox(st) {
+  const box = document.getElementById("fairness");
+  const f = st.fairness;
+  if (!f) { box.hidden = true; return; }
+  if (!page.commitment) page.commitment = f.commitment; // the first one this page saw
+  box.hidden = false;
+  const head = el("p", { class: "muted", title: f.commitment }, `Deal committed: ${f.commitment.slice(0, 16)}…`);
+  if (!f.reveal) { clear(box).append(head); return; }
+  if (box.dataset.checked === f.commitment) return; // keep the result shown
+  const out = el("p", { id: "verify-result", "aria-live": "polite" });
+  const btn = button("Check the deal", "verify-btn", () => checkDeal(st, out));
+  clear(box).append(head, btn, out);
+}
+
+async function checkDeal(st, out) {
+  const f = st.fairness;
+  const box = document.getElementById("fairness");
+  box.dataset.checked = f.commitment;
+  let hex = "";
+  try {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.reveal));
+    hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  } catch {
+    out.textContent = "This browser cannot hash here (it needs https); use rulebox verify.";
+    return;
+  }
+  const same = hex === f.commitment && hex === page.commitment;
+  const record = URL.createObjectURL(new Blob([JSON.stringify(st)], { type: "application/json" }));
+  out.className = same ? "verify ok" : "verify bad";
+  clear(out).append(
+    same ? "✓ The revealed deal matches the commitment shown since the start. "
+         : "✗ The revealed deal does NOT match the commitment shown at the start. ",
+    el("a", { href: record, download: `rulebox-${st.id}.json`, id: "verify-record" }, "Save the record"),
+    " and run rulebox verify on it to replay every move on the revealed order.");
 }
 
 // --- announcements: what a move did beyond itself (a bonus move, a skipped player, a token, an

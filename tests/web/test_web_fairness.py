@@ -1,0 +1,61 @@
+"""Fair deals in the browser (docs/FAIRNESS.md): the commitment shown from the start, the
+"Check the deal" button at the end, and an arranged deal announced on the board and in the
+lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from web_helpers import Api, screenshot
+
+from rulebox.server.testing import ServerProcess
+
+
+def _open(page: Any, server: ServerProcess, g: dict[str, Any]) -> None:
+    page.goto(f"{server.url}/game/{g['id']}#t={g['seats'][0]['token']}")
+    page.wait_for_selector(".board")
+    page.wait_for_function("window.rulebox && window.rulebox.state")
+
+
+def test_the_deal_is_committed_and_checked_in_the_page(page: Any, server: ServerProcess,
+                                                       api: Api) -> None:
+    g = api.create("36to1", ["human"])
+    _open(page, server, g)
+    commitment = page.evaluate("window.rulebox.state.fairness.commitment")
+    assert len(commitment) == 64
+    assert commitment[:16] in page.inner_text("#fairness")
+    assert page.is_hidden("#verify-btn") or page.query_selector("#verify-btn") is None
+    assert page.is_hidden("#arranged-note")
+    api.call("POST", f"/api/games/{g['id']}/resign", {}, g["seats"][0]["token"])
+    page.wait_for_selector("#verify-btn")
+    page.click("#verify-btn")
+    page.wait_for_function("document.querySelector('#verify-result') && "
+                           "document.querySelector('#verify-result').textContent.length > 0")
+    text = page.inner_text("#verify-result")
+    assert "matches the commitment" in text, text
+    assert page.get_attribute("#verify-record", "download") == f"rulebox-{g['id']}.json"
+    screenshot(page, "fairness-36to1-checked")
+
+
+def test_a_forged_reveal_is_flagged(page: Any, server: ServerProcess, api: Api) -> None:
+    g = api.create("columba", ["human", "human"])
+    _open(page, server, g)
+    api.call("POST", f"/api/games/{g['id']}/resign", {}, g["seats"][0]["token"])
+    page.wait_for_selector("#verify-btn")
+    # what a cheating server would send: another reveal than the one committed to
+    page.evaluate("window.rulebox.state.fairness.reveal += 'x'")
+    page.click("#verify-btn")
+    page.wait_for_function("document.querySelector('#verify-result').textContent.length > 0")
+    assert "does NOT match" in page.inner_text("#verify-result")
+
+
+def test_an_arranged_deal_is_announced(page: Any, server: ServerProcess, api: Api) -> None:
+    g = api.create("columba", ["human", "human"], seed="12")
+    guest = {"id": g["id"], "seats": [g["seats"][1]]}
+    _open(page, server, guest)  # the other seat sees it too
+    assert page.is_visible("#arranged-note")
+    assert "Arranged deal" in page.inner_text("#arranged-note")
+    page.goto(server.url + "/")
+    page.wait_for_selector(f".recent-list a[href='/game/{g['id']}#watch']")
+    item = page.locator(".recent-list li", has=page.locator(f"a[href='/game/{g['id']}#watch']"))
+    assert "arranged deal" in item.inner_text()
