@@ -169,3 +169,19 @@ def test_the_last_move_is_marked_on_the_board() -> None:
             assert marked and any("r" in m or "3" in m for m in marked)
 
     asyncio.run(drive())
+
+
+def test_a_whole_turn_is_marked_columba() -> None:
+    """Columba's turn is several moves (place, cote, end): the board marks all it changed."""
+    from rulebox.cli.board import last_turn, marked
+
+    game = game_entry("columba").cls.new({"seed": "2"})
+    table = Table(game, make_seats("columba", 2, ["1=human"], 0.05), seed=1)
+    for move in ("place -1,0 r0", "end"):
+        table.play(None, move)
+    assert last_turn(table.movers) == 2
+    board = marked(game, None, last_turn(table.movers))
+    spans = [board.plain[s.start:s.end] for s in board.spans if "reverse" in str(s.style)]
+    assert {"W", "B", "K"} <= set(spans)  # the pigeons of the card just laid
+    assert "-" not in spans and "2" not in spans  # not the labels, though the drawing moved
+    assert len(spans) <= 12

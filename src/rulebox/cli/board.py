@@ -72,36 +72,77 @@ def board_lines(game_id: str, plain: str) -> int:
     return len(lines)
 
 
-def marked(game: Game, player: int | None) -> Text:
-    """The board for ``player`` with the last move's changes in reverse video."""
+def last_turn(movers: list[int]) -> int:
+    """How many moves the last turn had: the trailing run of one mover (Columba's place, cote
+    and end; Count Red's bonus move)."""
+    if not movers:
+        return 1
+    k = 1
+    while k < len(movers) and movers[-k - 1] == movers[-1]:
+        k += 1
+    return k
+
+
+def marked(game: Game, player: int | None, back: int = 1) -> Text:
+    """The board for ``player`` with what the last ``back`` moves changed in reverse video."""
     after = render(game, player)
     if not game.history:
         return after
     try:
         prev = game.clone()
-        prev.undo()
+        for _ in range(min(back, len(game.history))):
+            prev.undo()
         before = render(prev, player).plain
     except Exception:  # a nicety never breaks the screen
         return after
-    a_lines = after.plain.split("\n")
-    b_lines = before.split("\n")
-    n = min(board_lines(game.id, after.plain), board_lines(game.id, before))
-    spans: list[tuple[int, int]] = []
-    offset = 0
-    for i, line in enumerate(a_lines):
-        if i >= n:
-            break
-        old = b_lines[i] if i < len(b_lines) else ""
-        for j, ch in enumerate(line):
-            if j >= len(old) or old[j] != ch:
-                spans.append((offset + j, offset + j + 1))
-        offset += len(line) + 1
+    n_after = board_lines(game.id, after.plain)
+    n_before = board_lines(game.id, before)
+    spans = changes(after.plain.split("\n")[:n_after], before.split("\n")[:n_before])
     if not spans or len(spans) > MOST_CHANGED:
         return after
+    starts = [0]
+    for line in after.plain.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
     out = after.copy()
-    for start, end in spans:
-        out.stylize(MARK_STYLE, start, end)
+    for row, col in spans:
+        out.stylize(MARK_STYLE, starts[row] + col, starts[row] + col + 1)
     return out
+
+
+SHIFTS = [(dy, dx) for dy in range(0, 4) for dx in range(0, 13)]
+"""How far a drawing may have moved down and right (Columba's territory growing north or west:
+a new row of 1 line, a new column of 4 characters, a wider label)."""
+LABELS = 5
+"""Columns of row labels at the left of a drawing, which stay where they are when it moves."""
+
+
+def changes(new: list[str], old: list[str]) -> list[tuple[int, int]]:
+    """The (line, column) of every character of ``new`` that differs from ``old``, with the
+    drawing aligned first: when the territory grew to the west or the north the old drawing
+    is shifted so that its cells line up (the labels and the new edge row are then left
+    unmarked)."""
+    best: list[tuple[int, int]] | None = None
+    for dy, dx in SHIFTS:
+        found = []
+        for i, line in enumerate(new):
+            j0 = i - dy
+            if (dy or dx) and i == 0:
+                continue  # the header of column labels
+            src = old[j0] if 0 <= j0 < len(old) else ""
+            for j, ch in enumerate(line):
+                if (dy or dx) and j < LABELS:
+                    continue
+                k = j - dx if j >= LABELS else j
+                prev = src[k] if 0 <= k < len(src) else " "
+                if prev != ch and not (ch in " ·" and prev in " ·"):
+                    found.append((i, j))
+            if best is not None and len(found) >= len(best):
+                break
+        if best is None or len(found) < len(best):
+            best = found
+        if not best:
+            break
+    return best or []
 
 
 def legend(game: Game) -> str:

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rulebox.cli import text as words
-from rulebox.cli.board import legend, marked
+from rulebox.cli.board import last_turn, legend, marked
 from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
@@ -59,9 +59,10 @@ class Session:
         return self.table.game
 
     def show_board(self, player: int | None) -> None:
-        self.console.print(marked(self.game, player))
+        k = last_turn(self.table.movers)
+        self.console.print(marked(self.game, player, k))
         if self.game.history:
-            last = self.game.history[-1]
+            last = ", ".join(str(m) for m in self.game.history[-k:])
             mover = self.table.movers[-1] if self.table.movers else None
             who = self.table.name(mover) if mover is not None else "last move"
             self.console.print(Text(f" last move: {who} played {last}", style="dim"))

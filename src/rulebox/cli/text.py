@@ -242,26 +242,26 @@ def notation_lines(game: Game) -> list[str]:
 
 
 def commands(table: Any, seat: int | None, *, full_screen: bool = False) -> list[str]:
-    """The commands that work in this game and at this table, one short line each."""
+    """The commands that work in this game and at this table, one short line each (at most 40
+    characters: they fit the full screen's side panel)."""
     game = table.game
     entry = game_entry(game.id)
-    cmds = ["a move        in the game's notation (`notation` shows how)",
-            "moves [KIND]  the legal moves (of one kind)"]
+    cmds = ["MOVE          play it (`notation`: how)",
+            "moves [KIND]  the legal moves (of a kind)"]
     if not full_screen:
         cmds.append("board         the board again")
     cmds.append("history       the moves so far")
     if seat is not None and table.may_undo(seat):
         cmds.append("undo          take back your last move")
-    if table.game.num_players >= 1:
-        cmds.append("hint          what the computer would play")
+    cmds.append("hint          what the computer would play")
     if entry.explain is not None:
-        cmds.append("explain X     what a piece, card or field does")
+        cmds.append("explain X     a piece, card or field")
     if game.num_players == 2:
         cmds.append("draw          offer a draw")
     if game.num_players in (1, 2, 4):
-        cmds.append("resign        give up the game (asks first)")
-    cmds.append("save FILE     save the record (games are also saved as they go)")
-    cmds.append("quit          stop (asks first; `rulebox play --load last` continues)")
+        cmds.append("resign        give up (asks first)")
+    cmds.append("save FILE     save the record")
+    cmds.append("quit          leave (asks; the game is saved)")
     return cmds
 
 

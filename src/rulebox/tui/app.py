@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
 from rulebox.cli import text as words
-from rulebox.cli.board import board_lines, legend, marked
+from rulebox.cli.board import board_lines, last_turn, legend, marked
 from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.registry import game_entry
@@ -131,6 +131,8 @@ class GameApp(App[int]):
         self.seen = len(table.events)
         self.ended_shown = False
         self.result: list[str] = []
+        self.compact = False
+        """Whether the status is cut to the last move and the turn (while a panel is open)."""
         self.title = table.game.title
 
     # --- layout ---------------------------------------------------------------------------------
@@ -183,7 +185,8 @@ class GameApp(App[int]):
 
     def drawing(self) -> Text:
         """The board's drawing (the render's first lines) with the last move marked."""
-        full = marked(self.table.game, self.viewer() if not self.table.over() else None)
+        full = marked(self.table.game, self.viewer() if not self.table.over() else None,
+                      last_turn(self.table.movers))
         n = board_lines(self.table.game.id, full.plain)
         lines = full.split("\n", allow_blank=True)
         while n > 0 and not lines[n - 1].plain.strip():
@@ -207,18 +210,24 @@ class GameApp(App[int]):
         out = Text()
         if self.games > 1:
             out.append(f"Game {self.number} of {self.games}\n", style="bold")
+        to_move = ""
         for line in self.details():
-            if line.lstrip().startswith("To move") or line.lstrip().startswith("Your move") \
-                    or line.lstrip().startswith("(") or "upper case" in line \
-                    or line.lstrip().startswith(("W/G/B/K", "rN / bN", "(P)")):
+            bare = line.strip()
+            if bare.startswith(("To move", "Your move")):
+                to_move = bare
                 continue
-            out.append(line.strip() + "\n")
+            if self.compact or bare.startswith(("(", "W/G/B/K", "rN / bN", "(P)")) \
+                    or "upper case" in line:
+                continue
+            out.append(bare + "\n")
         if legend(t.game):
             out.append("cell codes: type `notation`\n", style="dim")
         if t.game.history:
             mover = t.movers[-1] if t.movers else None
             who = t.name(mover) if mover is not None else ""
-            out.append(f"last: {who} {t.game.history[-1]}\n", style="bold")
+            k = last_turn(t.movers)
+            turn = ", ".join(str(m) for m in t.game.history[-k:])
+            out.append(f"last: {who} {turn}\n", style="bold")
         if self.thinking is not None:
             q, since = self.thinking
             out.append(f"{t.name(q)} is thinking... {clock.monotonic() - since:.1f} s\n",
@@ -229,6 +238,8 @@ class GameApp(App[int]):
             p = t.to_move()
             if p is not None:
                 out.append(f"to move: {t.name(p)}\n", style="bold reverse")
+                if len(to_move) > 40 and not self.compact:  # the render says more (a card)
+                    out.append(to_move.split(", ", 1)[-1] + "\n")
         self.query_one("#status", Static).update(out)
 
     def tick(self) -> None:
@@ -468,6 +479,8 @@ class GameApp(App[int]):
         self.query_one("#log").display = False
         self.query_one("#help").display = True
         self.query_one("#help").scroll_home(animate=False)
+        self.compact = True
+        self.update_status()
 
     def action_help(self) -> None:
         p = self.table.to_move()
@@ -478,6 +491,9 @@ class GameApp(App[int]):
     def close_help(self) -> None:
         self.query_one("#help").display = False
         self.query_one("#log").display = True
+        if self.compact:
+            self.compact = False
+            self.update_status()
 
     def action_close_help(self) -> None:
         self.close_help()
