@@ -14,11 +14,12 @@ agent's ``last`` search result, so the same command measures another rulebox ver
 (today: quiescence and extension nodes too).
 
 ``foresight`` plays ``best`` against ``--against`` (seats rotated, seeds from ``--seed``) and
-records, at each move of ``best``, the value of its search for itself. For each decided game it
-reports how many of its own moves before the end ``best`` first saw the result and kept seeing
-it: *proven* (a value beyond every evaluation: a forced win or loss found by the search) and
-*eval* (a value of at least 0.8 in size, the evaluation's near-certainty). Strength against the
-version before issue 16 is measured by ``bench/bench_versus.py`` (a subprocess opponent).
+records, at each move of ``best`` (of both sides in self-play, ``--against best``), the value of
+its search for itself. For each decided game it reports how many of its own moves before the
+end ``best`` first saw the result and kept seeing it: *proven* (a value beyond every
+evaluation: a forced win or loss found by the search) and *eval* (a value of at least 0.8 in
+size, the evaluation's near-certainty). Strength against the version before issue 16 is
+measured by ``bench/bench_versus.py`` (a subprocess opponent).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def speed(args: argparse.Namespace) -> None:
 def foresight(args: argparse.Namespace) -> None:
     proven: dict[str, list[int]] = {"won": [], "lost": []}
     sure: dict[str, list[int]] = {"won": [], "lost": []}
-    score = [0, 0, 0]  # best's wins, draws, losses
+    score = [0, 0, 0]  # best's wins, draws, losses (seat ``index % 2``)
+    selfplay = args.against == "best"
     for index in range(args.games):
         seed = args.seed + index // 2
         seat = index % 2
@@ -100,29 +102,34 @@ def foresight(args: argparse.Namespace) -> None:
             seat: make_agent("best", "countred", {"time": str(args.time), "seed": str(index)}),
             1 - seat: _spec(args.against, args.time, index),
         }
-        values: list[float] = []  # best's search value at each of its moves
+        watched = (0, 1) if selfplay else (seat,)  # in self-play both sides are best
+        values: dict[int, list[float]] = {p: [] for p in watched}  # search values, own moves
         while not game.is_terminal() and len(game.history) < 400:
             p = game.current_player()
             move = agents[p].choose(game)
-            if p == seat:
+            if p in values:
                 last = _last(agents[p])
-                values.append(last.value if last is not None else 0.0)
+                values[p].append(last.value if last is not None else 0.0)
             game.apply(move)
-        r = game.returns()[seat] if game.is_terminal() else 0.0
+        returns = game.returns() if game.is_terminal() else [0.0, 0.0]
+        r = returns[seat]
         score[0 if r > 0 else 2 if r < 0 else 1] += 1
-        if r:
-            key = "won" if r > 0 else "lost"
-            sign = 1.0 if r > 0 else -1.0
-            proven[key].append(_seen_for(values, sign, PROVEN))
-            sure[key].append(_seen_for(values, sign, SURE))
+        for p in watched:
+            if returns[p]:
+                key = "won" if returns[p] > 0 else "lost"
+                sign = 1.0 if returns[p] > 0 else -1.0
+                proven[key].append(_seen_for(values[p], sign, PROVEN))
+                sure[key].append(_seen_for(values[p], sign, SURE))
         result = "won" if r > 0 else "lost" if r < 0 else "draw"
         print(f"game {index:3} seed {seed} best seat {seat}: {result} in {len(game.history)} "
-              f"plies; best's last values {[round(v, 2) for v in values[-8:]]}", flush=True)
+              f"plies ({game.outcome().reason if game.outcome() else 'unfinished'}); last values "
+              + "; ".join(f"seat {p}: {[round(v, 2) for v in values[p][-6:]]}" for p in watched),
+              flush=True)
     print(f"best against {args.against} at {args.time} s: {score[0]}-{score[1]}-{score[2]}")
     for key in ("won", "lost"):
         if proven[key]:
-            print(f"{key} games ({len(proven[key])}): best's own moves before the end from which "
-                  f"it saw the result: proven mean {statistics.mean(proven[key]):.1f} median "
+            print(f"{key} games ({len(proven[key])} sides): own moves before the end from which "
+                  f"best saw the result: proven mean {statistics.mean(proven[key]):.1f} median "
                   f"{statistics.median(proven[key])} {sorted(proven[key])}; |value| >= {SURE}: "
                   f"mean {statistics.mean(sure[key]):.1f} median {statistics.median(sure[key])} "
                   f"{sorted(sure[key])}")
