@@ -47,7 +47,7 @@ def _save(fig: Any, out: Path, name: str) -> str:
 
 def _errbar(r: Mapping[str, Any]) -> tuple[float, float]:
     lo, hi = r["ci95"]
-    return r["rate"] - lo, hi - r["rate"]
+    return max(0.0, r["rate"] - lo), max(0.0, hi - r["rate"])
 
 
 def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
@@ -98,7 +98,8 @@ def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
     for v, label in zip(variants, labels, strict=True):
         hist = v["metrics"]["length"]["plies_hist"]
         if hist:
-            ax.step([h[0] for h in hist], [h[1] for h in hist], where="mid", label=label)
+            values = [h[0] for h in hist for _ in range(h[1])]
+            ax.hist(values, bins=min(40, max(5, len(hist))), histtype="step", label=label)
     ax.set_xlabel("plies (moves) in the game")
     ax.set_ylabel("games")
     ax.set_title(f"{doc['game']}: game length")
@@ -148,7 +149,9 @@ def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
                 if hist:
                     name = label if len(v["metrics"]["scores"]["hist"]) == 1 else \
                         f"{label} seat {s}"
-                    ax.step([h[0] for h in hist], [h[1] for h in hist], where="mid", label=name)
+                    values = [h[0] for h in hist for _ in range(h[1])]
+                    ax.hist(values, bins=min(40, max(5, len(hist))), histtype="step",
+                            label=name)
         ax.set_xlabel("cubes left" if solitaire else "final score")
         ax.set_ylabel("games")
         ax.set_title(f"{doc['game']}: " + ("cubes left" if solitaire else "scores"))
@@ -229,8 +232,11 @@ def _side_by_side(doc: Mapping[str, Any]) -> str:
             m["decisiveness"]["decided_at_share"]["median"])),
         row("mean score per seat", lambda m, v: ", ".join(
             f"{s['mean']:.2f}" for s in m["scores"]["per_seat"])),
+        row("score of each agent", lambda m, v: ", ".join(
+            f"{a}: {r['score']:.2f}" for a, r in m["agents"].items())),
+        row("evaluation failures", lambda m, v: str(m["evaluation_failures"])),
     ]
-    return _table(head, rows)
+    return _table(head, [r for r in rows if any(c for c in r[1:])])
 
 
 def write_report(doc: Mapping[str, Any], out: str | Path) -> Path:

@@ -40,7 +40,7 @@ Content-Length does not hold a connection."""
 GameId = Literal[tuple(game_ids())]  # type: ignore[valid-type]
 """The game ids, exactly."""
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+CSP = ("default-src 'self'; script-src 'self'{extra}; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
 """The web client's Content-Security-Policy (its scripts and styles are files of its own)."""
@@ -151,8 +151,10 @@ class Guard:
     every answer carries the security headers."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY,
-                 hosts: tuple[str, ...] = ("*",), body_timeout: float = BODY_TIMEOUT) -> None:
+                 hosts: tuple[str, ...] = ("*",), body_timeout: float = BODY_TIMEOUT,
+                 script_extra: str = "") -> None:
         self.app = app
+        self.csp = CSP.format(extra=f" {script_extra}" if script_extra else "")
         self.limit = limit
         self.hosts = tuple(h.lower() for h in hosts)
         self.body_timeout = body_timeout
@@ -186,7 +188,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
-        csp = DOCS_CSP if path in ("/docs", "/redoc") else CSP
+        csp = DOCS_CSP if path in ("/docs", "/redoc") else self.csp
 
         async def headed(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -276,9 +278,14 @@ def _client(request: Request) -> str:
 
 
 def create_app(db_url: str | None = None, limits: Limits | None = None,
-               think_workers: int = 2) -> FastAPI:
+               think_workers: int = 2, csp_script_extra: str = "") -> FastAPI:
     """The web application on storage at ``db_url`` (SQLite in the data directory if
-    ``None``), within ``limits`` (:class:`rulebox.server.limits.Limits`)."""
+    ``None``), within ``limits`` (:class:`rulebox.server.limits.Limits`). ``csp_script_extra``
+    adds sources to the Content-Security-Policy's ``script-src`` (browser tests whose driver
+    evaluates strings need ``'unsafe-eval'``; never for a real server)."""
+    if not all(w.startswith("'") and w.endswith("'") and w[1:-1].replace("-", "").isalpha()
+               for w in csp_script_extra.split()):
+        raise ValueError("csp_script_extra is quoted keywords such as 'unsafe-eval'")
     limits = limits or Limits()
     state: dict[str, GameService] = {
         "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits)}
@@ -496,6 +503,9 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         finally:
             svc().detach(live, ws)
 
+    from rulebox.server.review import register as register_review  # issue 22
+    register_review(app, svc)
+
     # --- the web client ------------------------------------------------------------------------
     root = web_root()
 
@@ -508,5 +518,6 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         return FileResponse(root / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=root), name="static")
-    app.add_middleware(Guard, limit=MAX_BODY, hosts=limits.trusted_hosts)
+    app.add_middleware(Guard, limit=MAX_BODY, hosts=limits.trusted_hosts,
+                       script_extra=csp_script_extra)
     return app

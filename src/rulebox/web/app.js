@@ -3,6 +3,7 @@
 // is used only to highlight what can be clicked.
 
 import { el, svg, clear, markdown } from "./dom.js";
+import "./review.js"; // the game review (issue 22): adds itself to finished games
 import * as generic from "./boards/generic.js";
 
 const BOARDS = {
