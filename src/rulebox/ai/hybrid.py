@@ -44,7 +44,7 @@ from rulebox.ai.alphabeta import (
 from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import MODULES, Heuristic, heuristic
-from rulebox.ai.mcts import MctsAgent
+from rulebox.ai.mcts import MctsAgent, default_config
 from rulebox.core.errors import OptionError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
@@ -144,7 +144,9 @@ class HybridAgent:
         # and its tactical hooks, wins in one and threats, still find wins and refutations)
         self.h = screen_heuristic(heuristic(game_id))
         self.table = TranspositionTable()
-        self.uct = MctsAgent(game_id, settings)
+        # the game's knowledge on (guide=0, MCTS's "as before issue 16", turns it off and
+        # plays the playouts' ends on the evaluation before it, values_v1)
+        self.uct = MctsAgent(game_id, settings, replace(default_config(game_id), guide=1.0))
         name = (settings.extra or {}).get("eval")
         if name is not None:  # another evaluation at the playouts' ends (for comparisons)
             known = heuristic_attr(game_id, "EVALUATIONS") or {}
@@ -197,11 +199,11 @@ class HybridAgent:
         if self.hands_win is None:
             return moves
         work = game.clone()
-        keep = [m for m in moves if not self.hands_win(work, m)]
-        if not keep:
+        lost = [self.hands_win(work, m) for m in moves]
+        if all(lost) or not any(lost):
             return moves
-        self.filtered = [m for m in moves if m not in keep]
-        return keep
+        self.filtered = [m for m, x in zip(moves, lost, strict=True) if x]
+        return [m for m, x in zip(moves, lost, strict=True) if not x]
 
 
 register_agent(
@@ -211,6 +213,6 @@ register_agent(
         "eval= another evaluation at the playouts' ends)",
         HybridAgent,
         games=ALPHABETA_GAMES,
-        extra_settings=("c", "playout", "heuristic", "screen", "depth", "eval"),
+        extra_settings=("c", "playout", "heuristic", "screen", "depth", "eval", "guide"),
     )
 )

@@ -450,6 +450,8 @@ def hands_win(game: Game, move: Any) -> bool:
     turns, DSC-3). So the player is lost when those steps use two lines or more, or one line
     and his barrier action is spent. ``game`` is left as it was."""
     g: Any = game
+    if int(move.kind) > _END:  # the set-up (DSC-1): no pins yet
+        return False
     p = g.current_player()
     g.apply_unchecked(move)
     try:
