@@ -68,7 +68,8 @@ def test_hot_seat_game_to_the_end_shows_the_result(tmp_path: Path) -> None:
     proc = rulebox("play", "columns", "--seed", "0", "--seat", "1=human", "--save", str(save),
                    stdin="\n".join(moves) + "\n")
     out = proc.stdout.decode()
-    assert "Game over" in out and "wins" in out
+    assert out.count("Game over") == 1 and out.count("wins:") == 1  # the result said once
+    assert "Game over: player 0 (light, person) wins: more roundels" in out
     record = load_record(save)
     assert record.result is not None and record.result.startswith("over winner=")
     assert record.replay().is_terminal()

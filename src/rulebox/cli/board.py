@@ -40,9 +40,16 @@ Cell codes (Columba):
 
 
 def render(game: Game, player: int | None) -> Text:
-    """The game's own drawing for ``player`` (``None``: everything public), words mended."""
+    """The game's own drawing for ``player`` (``None``: everything public), words mended and
+    without its ``Game over`` line: the surface says the end once, in its own words
+    (:func:`rulebox.cli.text.end_message`, which knows the seats and the teams)."""
     drawn = game_entry(game.id).render(game, player)
     text = drawn if isinstance(drawn, Text) else Text(str(drawn))
+    if game.is_terminal():
+        lines = text.split("\n", allow_blank=True)
+        kept = [line for line in lines if not line.plain.strip().startswith("Game over")]
+        if len(kept) != len(lines):
+            text = Text("\n").join(kept)
     return _mend(text)
 
 

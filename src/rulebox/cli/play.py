@@ -290,8 +290,8 @@ def play_match(
         session = Session(table, console, read, time, autosave=autosave)
         ending = session.run()
         session.save_progress()
-        console.print(Text(words.end_message(table) if ending.how != "quit" else ending.reason,
-                           style="bold"))
+        console.print(Text("Game over: " + words.end_message(table) if ending.how != "quit"
+                           else ending.reason, style="bold"))
         if save:
             where = save if games == 1 else f"{save}.{number}"
             save_record(table.record(), where)

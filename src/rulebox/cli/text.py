@@ -14,7 +14,8 @@ from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
 
 GOALS: dict[str, str] = {
-    "columns": "Most roundels on level 5 when no one can place wins (COL-9).",
+    "columns": "When the player to move cannot place, the most roundels on level 5 win (COL-8, "
+               "COL-9; ties: level 4, then lower).",
     "countred": "Four bottom pieces of one colour in one column win (CR-9); 50 moves without "
                 "a new three are a draw (CR-13).",
     "discs": "The first to hold a token of each of the 3 colours wins at once (DSC-6).",
