@@ -47,8 +47,8 @@ def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Se
     the tests create many games from one address; tests/server/test_server_limits.py checks
     the limits on servers of their own)."""
     log = Path(tmp_path_factory.mktemp("log")) / "server.log"
-    srv = ServerProcess(db_url, log=log, args=["--create-per-minute", "0",
-                                               "--moves-per-second", "0"]).start()
+    srv = ServerProcess(db_url, log=log, strict_csp=True,
+                        args=["--create-per-minute", "0", "--moves-per-second", "0"]).start()
     yield srv
     srv.stop()
 

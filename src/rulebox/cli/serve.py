@@ -48,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "loopback names, plus --host when it is a specific address; * for any)")
     lim.add_argument("--think-workers", type=int, default=2, metavar="N",
                      help="processes the computers think in (default 2)")
+    lim.add_argument("--csp-script-extra", default="", metavar="'KEYWORD'",
+                     help=argparse.SUPPRESS)  # browser tests only: "'unsafe-eval'"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     url = args.db or default_db_url()
     redact_tokens()
     try:
-        app = create_app(url, limits, think_workers=args.think_workers)
+        app = create_app(url, limits, think_workers=args.think_workers,
+                         csp_script_extra=args.csp_script_extra)
     except Exception as e:  # a bad URL or a missing database driver
         print(f"cannot use database {url!r}: {e}", file=sys.stderr)
         return 2

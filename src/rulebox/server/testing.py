@@ -23,12 +23,16 @@ def free_port() -> int:
 
 class ServerProcess:
     """``python -m rulebox.cli.serve`` on ``db_url`` (``args``: more options of ``rulebox
-    serve``, e.g. limits); ``start`` waits until it answers."""
+    serve``, e.g. limits; ``strict_csp``: the production Content-Security-Policy, without the
+    browser tests' ``'unsafe-eval'``); ``start`` waits until it answers."""
 
     def __init__(self, db_url: str, port: int | None = None, log: Path | None = None,
-                 args: list[str] | None = None) -> None:
+                 args: list[str] | None = None, strict_csp: bool = False) -> None:
         self.db_url = db_url
-        self.args = list(args or [])
+        # Playwright's wait_for_function evaluates strings in the page: unless strict_csp, the
+        # test server's Content-Security-Policy allows that ('unsafe-eval'); a real one never
+        self.args = ([] if strict_csp else ["--csp-script-extra", "'unsafe-eval'"]) + list(
+            args or [])
         self.port = port or free_port()
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
