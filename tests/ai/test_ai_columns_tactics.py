@@ -157,6 +157,15 @@ def test_lower_pins_topped_by_own_blockers() -> None:
     assert _f(drawn(WIN_IN_ONE))["tops"] == 4 - 0
 
 
+def test_parity_of_the_slots_below_level_4() -> None:
+    # WIN_IN_ONE: one slot left below level 4 (a1, height 2): the player to move takes it
+    assert _f(drawn(WIN_IN_ONE))["parity"] == 1
+    assert _f(drawn(WIN_IN_ONE, to_move=1))["parity"] == -1 and _f(
+        drawn(WIN_IN_ONE, to_move=1), 1)["parity"] == 1
+    # DOUBLE_SEAL: two (c3 and d1, height 2): the other player takes the last one
+    assert _f(drawn(DOUBLE_SEAL))["parity"] == -1
+
+
 def test_open_height_4_pins_favour_the_player_to_move() -> None:
     game = drawn(WIN_IN_ONE)  # a2 is the one height-4 pin with a roundel on top
     assert _f(game)["open4"] == 1 and _f(game)["mover"] == 1

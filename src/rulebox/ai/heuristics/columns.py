@@ -14,6 +14,9 @@ built around the fifth level. What the rules make decisive there:
   the other spends a single on it;
 - a pin of height 3 is a seal waiting for a blocker: a single, a double over two such pins, or
   a triple (thick end down over heights 2 and 3) puts an own blocker on level 4;
+- no one may pass (COL-1), and a roundel on level 4 hands the cap to the other: when the slots
+  below level 4 run out, the player to move must give something away. Filled one unit at a
+  time, an odd number of slots leaves the last safe one to the player to move;
 - a roundel in hand scores only if a pin is left where it can reach level 5: not a full pin,
   not a height-4 pin topped by an opponent's blocker, and not a lower pin topped by one while
   the player has no single blocker left to cover it (a double or triple might, rarely; not
@@ -61,6 +64,7 @@ FEATURES: tuple[str, ...] = (
     "singles",       # single blockers in hand (they seal a height-3 pin or kill a seal)
     "pieces",        # pieces in hand, /4 (COL-8: who runs out of placements first)
     "tops",          # pins below level 4 topped by an own blocker (the next roundel there is his)
+    "parity",        # +1 to the mover if the unit slots left below level 4 are odd, else -1
 )
 
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -76,6 +80,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "singles": 0.2,
     "pieces": 0.05,
     "tops": 0.15,
+    "parity": 0.1,
 }
 """Hand-set, then moved towards a quick fit (``rulebox train columns --games 200
 --generations 3 --seed 1``: held-out log-loss 0.500 against 0.538 for the first hand-set
@@ -191,6 +196,7 @@ def _features0(game: Any) -> list[float]:
         float(singles[0] - singles[1]),
         (pieces[0] - pieces[1]) / 4.0,
         float(tops_of[0] - tops_of[1]),
+        sign if sum(max(0, 3 - h) for h in heights) % 2 else -sign,
     ]
 
 
