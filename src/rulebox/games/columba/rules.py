@@ -25,6 +25,7 @@ from rulebox.core.errors import AmbiguousMoveError, Illegal, OptionError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.options import OptionSpec, choice_option, int_option
 from rulebox.core.rng import rng
+from rulebox.games.columba import diagram as _diagram
 from rulebox.games.columba.cards import (
     CANONICAL,
     CARDS,
@@ -1019,7 +1020,7 @@ class Columba(Game):
             "options": self.public_options(),
             "to_move": self.current_player(),
             "position": pos,
-            "history": [str(m) for m in self._history],
+            "history": list(self._move_texts()),
             "scores": self.scores(),
         }
 
@@ -1064,6 +1065,16 @@ class Columba(Game):
             tuple((k, tuple(v)) for k, v in sorted(self._under.items())), self._power,
             self._marshal, self._second, tuple(self._roles), tuple(sorted(self._freed)),
         )
+
+    # --- the text diagram ----------------------------------------------------------------------
+    def diagram(self) -> str:
+        """The position on one line (the form is in :mod:`rulebox.games.columba.diagram`)."""
+        return _diagram.write(self.position_json(), self.num_players, self._kids,
+                              bool(self.opts.get("pond")))
+
+    @classmethod
+    def _read_diagram(cls, text: str) -> tuple[dict[str, Any], dict[str, str]]:
+        return _diagram.read(text)
 
     # --- loading a drawn position -------------------------------------------------------------
     def _load_position(self, data: dict[str, Any]) -> None:
