@@ -178,3 +178,20 @@ def test_hidden_cards_are_reviewed_from_the_movers_view(game_id: str) -> None:
         move = ev.choose(g)
         results.append((move, [ev.probs_after(worlds, m) for m in g.legal_moves()[:5]]))
     assert results[0] == results[1]
+
+
+def test_replay_notes_come_from_the_stored_review(tmp_path: Path) -> None:
+    from rulebox.analysis.review import load_review, note_for
+
+    path = columns_record(tmp_path, seed=6)
+    assert load_review(path) is None and note_for(None, 1) == ""
+    record = load_record(path)
+    review = review_record(record, Evaluator("columns", "greedy", seed=1))
+    write_review(path, review)
+    stored = load_review(path)
+    assert stored is not None and stored["moves"] == review["moves"]
+    first = review["moves"][0]
+    assert note_for(stored, 1).startswith(f"  {first['before'] * 100:3.0f}% ->")
+    assert note_for(stored, 0) == "" and note_for(stored, len(record.moves) + 1) == ""
+    if review["decisive"]:
+        assert note_for(stored, review["decisive"]).endswith("decisive")

@@ -336,3 +336,22 @@ def review_lines(
     if decisive is not None:
         lines.append(f"decisive moment: ply {decisive}")
     return lines
+
+
+def load_review(path: str | Path) -> dict[str, Any] | None:
+    """The review kept in a record file, if it has one of its moves (``None`` otherwise)."""
+    try:
+        data = read_record_json(path)
+    except StateError:
+        return None
+    review = data.get("review")
+    return review if valid_review(review, Record.from_json(data)) else None
+
+
+def note_for(review: dict[str, Any] | None, ply: int) -> str:
+    """The note of move ``ply`` (1-based) for a replay's header: ``"  62% -> 41% ?? blunder
+    (best Ra2)"``, with ``"  decisive"`` at the decisive moment; ``""`` without a review."""
+    if not review or ply < 1 or ply > len(review.get("moves", [])):
+        return ""
+    entry = review["moves"][ply - 1]
+    return "  " + move_note(entry) + ("  decisive" if review.get("decisive") == ply else "")
