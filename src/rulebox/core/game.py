@@ -85,6 +85,8 @@ class Game(abc.ABC):
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.opts: dict[str, Any] = dict(options)
         self._history: list[Any] = []
+        self._texts: list[str] = []  # str() of the moves of _history, kept by _move_texts
+        self._texts_of: list[Any] | None = None  # the history list _texts was made for
         self._undo_floor = 0  # moves below this index cannot be taken back
         self._drawn_start = None  # a drawn start position, if any (see to_json)
 
@@ -204,12 +206,32 @@ class Game(abc.ABC):
         if len(self._history) <= self._undo_floor:
             raise NothingToUndoError("there is no move to undo")
         self._undo_last()
-        return self._history.pop()
+        move = self._history.pop()
+        if len(self._texts) > len(self._history):
+            del self._texts[len(self._history):]
+        return move
 
     @property
     def history(self) -> list[Any]:
         """The moves played so far (a copy)."""
         return list(self._history)
+
+    def _move_texts(self) -> list[str]:
+        """``[str(m) for m in self._history]``, kept incrementally (the cache itself: callers
+        copy it). Games append to ``_history`` as they play; the texts of new moves are made
+        here, on demand, so a view costs a list copy, not a text per move ever played.
+        :meth:`undo` drops the last text; a history list replaced wholesale (a load, a copy)
+        starts the cache afresh."""
+        history = self._history
+        texts = self._texts
+        if self._texts_of is not history:
+            texts = self._texts = []
+            self._texts_of = history
+        elif len(texts) > len(history):  # cannot happen through undo(); a safety net
+            del texts[len(history):]
+        if len(texts) < len(history):
+            texts.extend([str(m) for m in history[len(texts):]])
+        return texts
 
     def move_text(self, move: Any) -> str:
         """The canonical notation of ``move``."""
@@ -235,6 +257,8 @@ class Game(abc.ABC):
         g = object.__new__(type(self))
         g.opts = dict(self.opts)
         g._history = list(self._history)
+        g._texts = []
+        g._texts_of = None
         g._undo_floor = self._undo_floor
         g._drawn_start = self._drawn_start
         return g
@@ -256,7 +280,7 @@ class Game(abc.ABC):
             "format": STATE_FORMAT,
             "game": self.id,
             "options": self.options(),
-            "history": [str(m) for m in self._history],
+            "history": list(self._move_texts()),
             "position": self.position_json(),
         }
         if self._drawn_start is not None:
@@ -386,7 +410,7 @@ class Game(abc.ABC):
             "options": self.public_options(),
             "to_move": self.current_player(),
             "position": self.position_json(),
-            "history": [str(m) for m in self._history],
+            "history": list(self._move_texts()),
         }
 
     def public_options(self) -> dict[str, str]:
