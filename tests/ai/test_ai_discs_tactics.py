@@ -283,3 +283,12 @@ def test_a_threat_the_player_can_still_bar_is_not_yet_a_win() -> None:
     two_lines = drawn(TWO_LINE_THREAT, tokens=("", "RG"))
     two_lines.apply("a3.c-a3.se")  # player 0 can bar only one of b1.ne and c2.sw
     assert _f(two_lines, 1)["win_next"] == 1
+
+
+def test_features_of_the_set_up_are_zero() -> None:
+    game = Discs.new()
+    for move in (None, "arrange RGBGBRBRG"):  # before and after the discs are arranged
+        if move is not None:
+            game.apply(move)
+        assert evaluation.features(game, 0) == [0.0] * len(evaluation.FEATURES)
+        assert not evaluation.in_danger(game) and evaluation.winning_moves(game) == []

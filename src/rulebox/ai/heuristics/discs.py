@@ -212,7 +212,7 @@ def _side(s: Scan, p: int) -> tuple[float, ...]:
 
 def _features0(game: Any) -> list[float]:
     """:data:`FEATURES` from player 0's point of view (player 1's are their negatives)."""
-    if game.disc_colour(0) == "?":
+    if int(game.phase) < _MAIN:
         return [0.0] * len(FEATURES)  # the set-up (DSC-1): no pins yet
     s = Scan(game)
     a, b = _side(s, 0), _side(s, 1)
@@ -431,7 +431,7 @@ def in_danger(game: Game) -> bool:
     stops now (if it were his main action he would win)."""
     g: Any = game
     p = g.current_player()
-    if p not in (0, 1) or g.disc_colour(0) == "?":
+    if p not in (0, 1) or int(g.phase) < _MAIN:
         return False
     q = 1 - p
     if len(g.tokens(q)) != 2:
