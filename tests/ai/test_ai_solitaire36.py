@@ -94,7 +94,7 @@ def test_connected_never_splits_when_it_need_not() -> None:
                 assert groups(after) <= 1
 
 
-@pytest.mark.parametrize("agent", ["counter", "connected", "medium", "best", "ismcts"])
+@pytest.mark.parametrize("agent", ["counter", "connected", "medium", "best", "ismcts", "guided"])
 def test_choice_does_not_depend_on_the_hidden_order_of_the_pile(agent: str) -> None:
     game = new_game("36to1", {"seed": "4"})
     r = rng(0, "play")
@@ -160,6 +160,7 @@ ONE_SAFE_MOVE = [
     ("agent", "settings"),
     [("best", {"iterations": "100"}), ("hard", {"iterations": "100"}),
      ("mcts", {"iterations": "100", "heuristic": "0"}), ("ismcts", {"iterations": "100"}),
+     ("mcts", {"iterations": "60", "guide": "1"}), ("guided", {}),
      ("counter", {}), ("medium", {}), ("connected", {})],
 )
 def test_agent_stops_a_loss_in_one_by_keeping_the_cubes_together(

@@ -170,9 +170,19 @@ def test_guided_playouts_win_where_keep_together_playouts_do_not() -> None:
     assert _policy_wins(playout_move, deals) <= 1
 
 
-def test_best_plays_guided_playouts_and_guide_0_the_old_ones() -> None:
+def test_guide_1_plays_guided_playouts_and_best_the_keep_together_ones() -> None:
+    guided = make_agent("mcts", "36to1", {"iterations": "10", "seed": "1", "guide": "1"})
     best = make_agent("best", "36to1", {"iterations": "10", "seed": "1"})
-    old = make_agent("mcts", "36to1", {"iterations": "10", "seed": "1", "guide": "0"})
+    assert guided.config.guide == 1.0  # type: ignore[attr-defined]
     inner: Any = best.inner  # type: ignore[attr-defined]
-    assert inner.config.guide == 1.0
-    assert old.config.guide == 0.0  # type: ignore[attr-defined]
+    assert inner.config.guide == 0.0 and inner.config.grow == 0
+
+
+def test_guided_agent_wins_a_deal() -> None:
+    """The ``guided`` agent (the policy among the moves not proven lost, no search) wins deal 0,
+    as in bench/results/s36_guided.json."""
+    game = new_game("36to1", {"seed": "0"})
+    agent = make_agent("guided", "36to1", {"seed": "0"})
+    while not game.is_terminal():
+        game.apply(agent.choose(game))
+    assert game.cubes_left() == 1  # type: ignore[attr-defined]

@@ -455,7 +455,11 @@ _CONFIGS: dict[str, MctsConfig] = {
     # At 0.5 s a move on the tuning deals 1000..1059 they won 32 of 60, random playouts 16
     # (sign test on the same deals 22 to 6, p = 0.004); playouts cut at 8 moves with the plan
     # value as the leaf won 18, and the plan value alone (no playout) 5
-    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=1.0, guide=1.0, grow=3),
+    # guide=1 (guided playouts, grow=3) is the option mcts:guide=1: at 60 iterations a move it
+    # won 27 of deals 0..80 where these playouts at 500 iterations won 41 (10 to 24 deal by
+    # deal, bench/results/s36_i60.jsonl): a few expensive deterministic playouts a move are too
+    # noisy a sample, so the default stays the keep-together playouts
+    "36to1": MctsConfig(c=0.5, playout_depth=40, heuristic_share=1.0, grow=3),
 }
 
 
