@@ -18,12 +18,12 @@ from rulebox.core.registry import game_entry
 BOARD_ENDS: dict[str, str] = {
     "columns": " light ",
     "countred": " rN / bN",
-    "discs": " player 0",
+    "discs": "",
     "36to1": " Face up",
     "columba": "  W/G/B/K",
 }
 """The start of the first line after the drawing of the board, per game (the rest of a render
-is text: holdings, scores, whose turn)."""
+is text: holdings, scores, whose turn); ``""``: the first blank line."""
 MARK_STYLE = "reverse bold"
 MOST_CHANGED = 40
 """More changed characters than this and the move is not marked (the drawing shifted)."""
@@ -74,7 +74,7 @@ def board_lines(game_id: str, plain: str) -> int:
     if marker is None:
         return len(lines)
     for i, line in enumerate(lines):
-        if line.startswith(marker):
+        if line.startswith(marker) if marker else not line.strip():
             return i
     return len(lines)
 

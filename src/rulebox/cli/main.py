@@ -106,7 +106,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                                "`rulebox replay` shows it")
         entry = game_entry(record.game)
         probe = entry.cls.new(record.options)
-        seats = make_seats(probe.id, probe.num_players, args.seat, args.time, default)
+        # people sit where they sat (a hot-seat game stays one); --seat says otherwise
+        people = [f"{i}=human" for i, who in enumerate(record.players[:probe.num_players])
+                  if who == "human"]
+        seats = make_seats(probe.id, probe.num_players, people + list(args.seat), args.time,
+                           default)
         try:
             table = Table.from_record(record, seats)
         except RuleboxError as e:
