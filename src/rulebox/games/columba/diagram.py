@@ -351,6 +351,10 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
                         "adults": _number(parts[3], f"player {p}: adults")})
     if roles and len(roles) != n:
         raise _bad("either every player has an Officia role or none has")
+    if len(set(roles)) != len(roles):
+        raise _bad("each Officia role is dealt once [CB-15]")
+    if roles and kids:
+        raise _bad("the children's game has no Officia roles [CB-13]")
     small0, large0 = COTES[n]
     for p, pl in enumerate(players):
         placed = [c for c in cotes.values() if c[0] == p]

@@ -9,7 +9,15 @@ scoring, copies and serialisation. By concern, the rest lives beside it:
 * :mod:`turn` the turn machine (which action in which phase, playing it) and the named undo
   record;
 * :mod:`officia` the Officia roles (CB-15);
-* :mod:`state` reading a drawn position back (it imports none of this module at run time).
+* :mod:`state` reading a drawn position back (it imports none of this module at run time);
+* :mod:`diagram` the text diagram (:meth:`Columba.diagram`, read by ``from_diagram`` and the
+  engine's ``load``): the players and variant, then the grid from its top-left square row by
+  row (``.`` empty, ``W G B K`` a card's field, ``w g b k`` a domesticated tile, ``F`` a
+  falcon), whose each item is, the cards with the turns they were laid, the turns of tiles and
+  falcons, marks (dovecotes, wild tiles, a falcon's tile), the turn, phase and hand, this turn's
+  flags, each player's public state and the deck. The start of ``seed=3``::
+
+      2 0,0 WK/WW aa/aa a=C17@-1 - - t0 0p C18 - S1:WGKB/-/-/0 S2:WGBK/-/-/0 C03,C01,...
 
 ``_freed`` holds the tiles that a falcon cut off from every estate (wild again, CB-3 c) and that
 no estate has taken back since.
