@@ -185,3 +185,39 @@ def test_a_whole_turn_is_marked_columba() -> None:
     assert {"W", "B", "K"} <= set(spans)  # the pigeons of the card just laid
     assert "-" not in spans and "2" not in spans  # not the labels, though the drawing moved
     assert len(spans) <= 12
+
+
+def test_clicks_on_the_board_write_the_cells() -> None:
+    """Count Red: click A1, then B2, then Enter plays A1-B2."""
+    table = make_table("countred", {}, seats=["1=human"])
+
+    async def drive() -> None:
+        app = GameApp(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lines = app.drawing().plain.split("\n")
+            row1 = next(i for i, line in enumerate(lines) if line.startswith("  1 |"))
+            row2 = next(i for i, line in enumerate(lines) if line.startswith("  2 |"))
+            a = lines[0].index("A")
+            b = lines[0].index("B")
+            await pilot.click("#board", offset=(a, row1))
+            await pilot.click("#board", offset=(b, row2))
+            assert app.query_one("#cmd", Input).value == "A1-B2"
+            await pilot.press("enter")
+            await pilot.pause()
+
+    asyncio.run(drive())
+    assert [str(m) for m in table.game.history] == ["A1-B2"]
+
+
+def test_cell_under_a_click() -> None:
+    from rulebox.cli.board import board_lines, cell_at
+
+    game = game_entry("columba").cls.new({"seed": "1"})
+    plain = game_entry("columba").render(game, 0).plain
+    drawing = "\n".join(plain.split("\n")[:board_lines("columba", plain)])
+    lines = drawing.split("\n")
+    y = next(i for i, line in enumerate(lines) if line.startswith("   1 "))
+    x = lines[0].index(" 0 ") + 1
+    assert cell_at("columba", drawing, x, y) == "0,1"
+    assert cell_at("columba", drawing, x, 0) is None  # the header is no cell
+    assert cell_at("columns", drawing, x, y) is None  # Columns: no clicks

@@ -9,6 +9,9 @@ north shifts every column) nothing is marked; the status line still names the mo
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
+
 from rich.text import Text
 
 from rulebox.cli.text import agree
@@ -150,6 +153,50 @@ def changes(new: list[str], old: list[str]) -> list[tuple[int, int]]:
         if not best:
             break
     return best or []
+
+
+CLICKABLE = {"columba": "{x},{y}", "36to1": "{x}{y}", "countred": "{x}{y}"}
+"""The games whose drawing has a header of column labels and rows labelled at the left, so that
+a click finds its cell; how the cell is written."""
+_LABEL = re.compile(r"-?\d+|[A-Za-z]")
+
+
+def cell_at(game_id: str, drawing: str, x: int, y: int) -> str | None:
+    """The cell under column ``x`` of line ``y`` of a board's drawing, in the game's notation
+    (``-1,0`` in Columba, ``e1`` in 36 to 1, ``B2`` in Count Red), or ``None``."""
+    form = CLICKABLE.get(game_id)
+    lines = drawing.split("\n")
+    if form is None or not 0 <= y < len(lines):
+        return None
+    header = next((i for i, line in enumerate(lines[:3]) if _labels(line)
+                   and all(len(t) <= 2 for _s, t in _labels(line)) and len(_labels(line)) >= 3),
+                  None)
+    if header is None or y <= header:
+        return None
+    cols = _labels(lines[header])
+    gap = min(b[0] - a[0] for a, b in pairwise(cols)) if len(cols) > 1 else 4
+    centre, col = min(((abs(start + len(t) / 2 - x - 0.5), t) for start, t in cols))
+    if centre > gap:
+        return None
+    row = None
+    for dy in (0, -1, 1, -2, 2):
+        k = y + dy
+        if header < k < len(lines):
+            m = re.match(r"\s*(-?\d+)\s", lines[k])
+            if m and m.end() <= 6:
+                row = m.group(1)
+                break
+    if row is None:
+        return None
+    return form.format(x=col, y=row)
+
+
+def _labels(line: str) -> list[tuple[int, str]]:
+    """The tokens of a line with where they start, if the line is only labels."""
+    found = [(m.start(), m.group()) for m in re.finditer(r"\S+", line)]
+    if not found or not all(_LABEL.fullmatch(t) for _s, t in found):
+        return []
+    return found
 
 
 def legend(game: Game) -> str:

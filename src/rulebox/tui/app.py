@@ -17,7 +17,7 @@ import time as clock
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, ScrollableContainer, Vertical
@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
 from rulebox.cli import text as words
-from rulebox.cli.board import board_lines, last_turn, legend, marked
+from rulebox.cli.board import board_lines, cell_at, last_turn, legend, marked
 from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.registry import game_entry
@@ -365,6 +365,26 @@ class GameApp(App[int]):
         self.next_turn()
 
     # --- input ------------------------------------------------------------------------------------
+    def on_click(self, event: events.Click) -> None:
+        """A click on the board writes its cell into the input (Columba ``x,y``, 36 to 1 and
+        Count Red the field; Count Red's first click adds the ``-`` of a move)."""
+        board = self.query_one("#board", Static)
+        if event.widget is not board:
+            return
+        offset = event.get_content_offset(board)
+        if offset is None:
+            return
+        cell = cell_at(self.table.game.id, self.drawing().plain, offset.x, offset.y)
+        box = self.query_one("#cmd", Input)
+        box.focus()
+        if cell is None:
+            return
+        if self.table.game.id == "countred" and not box.value.strip():
+            cell += "-"
+        elif box.value and not box.value.endswith((" ", "-", ":")):
+            cell = " " + cell
+        box.insert_text_at_cursor(cell)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()
         event.input.value = ""
