@@ -8,11 +8,12 @@ import pytest
 
 from rulebox.core import new_game
 from rulebox.env.actions import (
+    ARCHITECT_REACH,
     COLUMBA_WINDOW,
-    UnsupportedOptionsError,
     Window,
     action_space,
     check_options,
+    space_key,
     supported_games,
 )
 
@@ -89,10 +90,70 @@ def test_columba_texts_are_what_the_notation_reads_back() -> None:
     assert "falcon 27,27" in space.texts and "falcon 28,0" not in space.texts
 
 
-def test_columba_officia_is_refused_with_a_reason() -> None:
+OFFICIA_EXTRA = 4 + 16 + 4 * 3136 + 3136 + 3136 + 231_120
+"""The Officia verbs' ids after Columba's own (docs/RESEARCH.md): farmerswife C, thief P C,
+marshal C x,y, peasant x,y, architect x,y large, architect x,y x2,y2 within the reach."""
+
+
+def test_columba_officia_has_ids_for_its_verbs() -> None:
+    """Officia (CB-15) is no longer refused: Columba's ids come first, unchanged, then the
+    Officia verbs'; an architect's move reaches ARCHITECT_REACH squares along x and y."""
+    from rulebox.games.columba.moves import parse_columba_move
+
     game = new_game("columba", {"seed": "1", "officia": "1"})
-    with pytest.raises(UnsupportedOptionsError, match="architect"):
-        check_options(game)
+    check_options(game)  # no UnsupportedOptionsError
+    assert space_key(game) == "columba+officia" and space_key(new_game("columba")) == "columba"
+    plain, officia = action_space("columba"), action_space("columba+officia")
+    assert officia.texts[:plain.n] == plain.texts
+    assert officia.n == plain.n + OFFICIA_EXTRA
+    assert len(set(officia.texts)) == officia.n
+    for a in range(0, officia.n, 7):
+        assert officia.action(officia.text(a)) == a
+    for text in officia.texts[plain.n:plain.n + 4 + 16 + 2 * 3136 + 50]:
+        assert str(parse_columba_move(text)) == text
+    for text in officia.texts[plain.n::97]:
+        assert str(parse_columba_move(text)) == text
+    for text in ("farmerswife K", "thief 3 W", "marshal B 27,-28", "peasant 0,0",
+                 "architect -28,-28 large", f"architect 0,0 {ARCHITECT_REACH},-{ARCHITECT_REACH}",
+                 "architect 27,27 23,23"):
+        assert text in officia.index, text
+    for text in (f"architect 0,0 {ARCHITECT_REACH + 1},0", "architect 27,27 28,27",
+                 "architect 0,0 0,0", "thief 4 W"):
+        assert text not in officia.index, text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_columba_officia_legal_moves_and_masks_in_random_games(players: int) -> None:
+    """Every legal move of random Officia games has an id, except architect moves further than
+    ARCHITECT_REACH, which are counted as outside; the mask marks exactly the others."""
+    from rulebox.games.columba.cards import xy
+    from rulebox.games.columba.officia import ROLES
+
+    space = action_space("columba+officia")
+    verbs_seen: set[str] = set()
+    for seed in range(2):
+        roles = ROLES[seed * 2:] + ROLES[:seed * 2]
+        game = new_game("columba", {"seed": str(seed), "officia": "1", "players": str(players),
+                                    "roles": ",".join(roles[:players])})
+        chooser = random.Random(seed)
+        while not game.is_terminal():
+            moves = game.legal_moves()
+            legal = space.legal(game)
+            far = []
+            for m in moves:
+                if str(m) not in space.index:
+                    (x, y), (x2, y2) = xy(m.sq), xy(m.sq2)
+                    assert m.verb == "architect" and m.arg == 1, str(m)
+                    assert max(abs(x2 - x), abs(y2 - y)) > ARCHITECT_REACH
+                    far.append(m)
+            assert legal.outside == len(far)
+            assert sorted(str(m) for m in moves if m not in far) == sorted(
+                space.text(a) for a in legal.ids)
+            assert int(space.mask(legal).sum()) == len(moves) - len(far)
+            move = legal.moves[chooser.choice(legal.ids)]
+            verbs_seen.add(move.verb)
+            game.apply_unchecked(move)
+    assert verbs_seen & {"architect", "farmerswife", "marshal", "peasant", "thief"}
 
 
 def test_window_holds() -> None:

@@ -28,6 +28,17 @@ def test_check_env(game_id: str) -> None:
         check_env(env.unwrapped)
 
 
+def test_check_env_columba_officia() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make("rulebox/columba-v0", opponent="random", officia=1,
+                       render_mode="ansi").unwrapped
+        check_env(env)
+    assert env.action_space.n == env.table.space.n > 280_000
+    total, _actions, info = _episode(env, 4, 2)
+    assert env.table.game.is_terminal() and total == info["returns"][0]
+
+
 @pytest.mark.parametrize("game_id", ("columns", "countred", "discs", "columba"))
 def test_check_env_from_the_second_seat_with_a_searching_opponent(game_id: str) -> None:
     check_env(gymnasium_env(game_id, opponent="mcts:iterations=10", seat=1),

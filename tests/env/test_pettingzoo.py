@@ -45,6 +45,34 @@ def test_columba_with_four_players_passes_api_test() -> None:
         api_test(pettingzoo_env("columba", players=4), num_cycles=60)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_columba_officia_passes_api_and_seed_tests(players: int) -> None:
+    """Officia (CB-15) through PettingZoo: its own action space (Columba's ids, then the
+    Officia verbs') and observation (the roles, powers and the peasant's tiles)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = pettingzoo_env("columba", officia=1, players=players)
+        api_test(env, num_cycles=60)
+    assert env.action_space(env.possible_agents[0]).n == env.table.space.n > 280_000
+    seed_test(lambda: pettingzoo_env("columba", officia=1, players=players), num_cycles=20)
+
+
+def test_columba_officia_observes_the_roles_and_plays_the_powers() -> None:
+    env = pettingzoo_env("columba", officia=1, roles="architect,farmerswife")
+    env.reset(seed=3)
+    obs = env.observe("player_0")["observation"]
+    planes, scalars = env.table.observer.split(obs)
+    names = env.table.observer.scalars
+    assert scalars[names.index("seat+0_role_architect")] == 1
+    assert scalars[names.index("seat+1_role_farmerswife")] == 1
+    assert scalars[names.index("seat+0_role_farmerswife")] == 0
+    assert planes.shape[0] == 20
+    taken = _play_masked(env, 3)
+    texts = [env.table.space.text(a) for a in taken]
+    assert env.table.game.is_terminal()
+    assert any(t.split()[0] in ("architect", "farmerswife") for t in texts)
+
+
 def _play_masked(env: object, seed: int, limit: int = 10_000) -> list[int]:
     """Play random legal actions (from the masks) to the end; the actions taken."""
     rng = random.Random(seed)

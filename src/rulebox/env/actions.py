@@ -70,6 +70,10 @@ COLUMBA_WINDOW = Window(-28, -28, 56)
 side. A chain of 30 cards could reach further in theory."""
 
 
+COLUMBA_OFFICIA = "columba+officia"
+"""The action space and observer of Columba with ``officia=1``."""
+
+
 @dataclass(frozen=True)
 class LegalActions:
     """The legal actions of one position: sorted ids, the move of each id, and the legal moves
@@ -182,7 +186,6 @@ def _discs() -> list[str]:
 
 def _columba(window: Window = COLUMBA_WINDOW) -> list[str]:
     from rulebox.games.columba.cards import COLOURS
-    from rulebox.games.columba.moves import parse_columba_move
 
     inner = Window(window.x0, window.y0, window.size - 1)  # a card's top-left square
     cands: list[str] = []
@@ -195,6 +198,13 @@ def _columba(window: Window = COLUMBA_WINDOW) -> list[str]:
         cands += [verb] + [f"{verb} {p}" for p in pays]
     cands += [f"falcon {x},{y}" for x, y in window.squares()]
     cands += ["end"]
+    return _read_back(cands)
+
+
+def _read_back(cands: Iterable[str]) -> list[str]:
+    """The candidates that Columba's parser reads back to the same canonical text."""
+    from rulebox.games.columba.moves import parse_columba_move
+
     out: list[str] = []
     for text in cands:
         try:
@@ -206,31 +216,77 @@ def _columba(window: Window = COLUMBA_WINDOW) -> list[str]:
     return out
 
 
+ARCHITECT_REACH = 4
+"""How far the architect's move may take a dovecote and still have an action id: the
+destination lies at most this many squares from the dovecote along x and along y (a 9 x 9 box).
+The move names two squares, and every pair of the window's squares would be 9.8 million ids;
+a move further away is left out of the mask and counted (``LegalActions.outside``)."""
+
+
+def _columba_officia(window: Window = COLUMBA_WINDOW) -> list[str]:
+    """Columba's actions, then the Officia verbs' (CB-15), in the order of the notation:
+    ``farmerswife C``, ``thief P C``, ``marshal C x,y``, ``peasant x,y``, ``architect x,y
+    large`` and ``architect x,y x2,y2`` (the destination within :data:`ARCHITECT_REACH`)."""
+    from rulebox.games.columba.cards import COLOURS
+
+    cands = [f"farmerswife {c}" for c in COLOURS]
+    cands += [f"thief {p} {c}" for p in range(4) for c in COLOURS]
+    cands += [f"marshal {c} {x},{y}" for c in COLOURS for x, y in window.squares()]
+    cands += [f"peasant {x},{y}" for x, y in window.squares()]
+    cands += [f"architect {x},{y} large" for x, y in window.squares()]
+    r = ARCHITECT_REACH
+    steps = [(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1) if dx or dy]
+    moves = [f"architect {x},{y} {x + dx},{y + dy}" for x, y in window.squares()
+             for dx, dy in steps if window.holds(x + dx, y + dy)]
+    # a quarter of a million texts of one form: the parser reads back a sample (every step
+    # from the middle square, and every square with the steps to a corner and the far side)
+    # rather than all of them (seconds at start-up); the form is the same for all
+    sample = {f"architect 0,0 {dx},{dy}" for dx, dy in steps}
+    sample |= {f"architect {x},{y} {x + dx},{y + dy}" for x, y in window.squares()
+               for dx, dy in ((r, r), (-r, -r), (1, 0)) if window.holds(x + dx, y + dy)}
+    if len(_read_back(sorted(sample))) != len(sample) or not sample <= set(moves):
+        raise AssertionError("the architect's notation changed: rebuild its action texts")
+    return _columba(window) + _read_back(cands) + moves
+
+
 _BUILDERS = {
     "columns": _columns,
     "36to1": _solitaire36,
     "countred": _countred,
     "discs": _discs,
     "columba": _columba,
+    COLUMBA_OFFICIA: _columba_officia,
 }
 
 
 @functools.cache
 def action_space(game_id: str) -> ActionSpace:
-    """The action space of a game (built once)."""
+    """The action space of a game (built once); ``"columba+officia"`` is Columba's with the
+    Officia verbs (its first ids are Columba's own)."""
     if game_id not in _BUILDERS:
         known = ", ".join(sorted(_BUILDERS))
         raise ValueError(f"no action space for {game_id!r} (games: {known})")
     return _space(game_id, _BUILDERS[game_id]())
 
 
-def check_options(game: Game) -> None:
-    """Raise :class:`UnsupportedOptionsError` for options the action spaces cannot express."""
+def space_key(game: Game) -> str:
+    """The name of the action space (and observer) of ``game``: its id, or
+    ``"columba+officia"`` for Columba with ``officia=1``."""
     if game.id == "columba" and game.opts.get("officia"):
-        raise UnsupportedOptionsError(
-            "Columba with officia=1 is not supported: the architect's move names two squares, "
-            "which the window's action space cannot express (use officia=0)"
-        )
+        return COLUMBA_OFFICIA
+    return game.id
+
+
+def space_for(game: Game) -> ActionSpace:
+    """The action space of ``game`` with its options (Columba's Officia has more verbs)."""
+    return action_space(space_key(game))
+
+
+def check_options(game: Game) -> None:
+    """Raise :class:`UnsupportedOptionsError` for options the action spaces cannot express.
+    Every option of every game is expressed now (Columba's Officia since its verbs got ids;
+    the architect's moves beyond :data:`ARCHITECT_REACH` are counted as outside)."""
+    del game
 
 
 def supported_games() -> list[str]:

@@ -8,7 +8,13 @@ from typing import Any
 import numpy as np
 
 from rulebox.core import Game, RuleboxError, game_entry, new_game
-from rulebox.env.actions import ActionSpace, LegalActions, action_space, check_options
+from rulebox.env.actions import (
+    ActionSpace,
+    LegalActions,
+    action_space,
+    check_options,
+    space_key,
+)
 from rulebox.env.observations import Observer, observer
 
 OBS_LOW, OBS_HIGH = -1.0, 1.0
@@ -36,10 +42,10 @@ class Table:
         self.options = dict(options or {})
         if "seed" in self.options:
             raise ValueError("give the seed to reset(seed=...), not as a game option")
-        self.space: ActionSpace = action_space(game_id)
-        self.observer: Observer = observer(game_id)
         probe = new_game(game_id, {**self.options, "seed": "0"})
         check_options(probe)
+        self.space: ActionSpace = action_space(space_key(probe))
+        self.observer: Observer = observer(space_key(probe))
         self.num_players = probe.num_players
         self.return_bounds = type(probe).return_bounds
         self.game: Game = probe

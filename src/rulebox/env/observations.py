@@ -329,12 +329,64 @@ def _columba() -> Observer:
                     COLUMBA_WINDOW)
 
 
+_CB_BASE_PLANES = 18
+_CB_BASE_SCALARS = 4 * _CB_BLOCK + 33
+
+
+def _fill_columba_officia(view: View, seat: int, planes: np.ndarray, sc: np.ndarray,
+                          win: Any) -> None:
+    """Columba's observation, then the Officia's (CB-15): the peasant's tiles under each
+    dovecote and the marshal's square (planes), each seat's role, the power used this turn and
+    the falconer's second falcon waiting to be placed (scalars)."""
+    from rulebox.games.columba.officia import ROLES
+
+    _fill_columba(view, seat, planes, sc, win)
+    pos = view["position"]
+    x0, y0, size = win.x0, win.y0, win.size
+
+    def at(text: str) -> tuple[int, int] | None:
+        xs, ys = text.split(",")
+        x, y = int(xs) - x0, int(ys) - y0
+        return (y, x) if 0 <= x < size and 0 <= y < size else None
+
+    for text, tiles in pos["under"].items():
+        rc = at(text)
+        if rc is not None:
+            planes[(_CB_BASE_PLANES, *rc)] = min(1.0, len(tiles) / 4)
+    marshal = pos["this_turn"].get("marshal")
+    if marshal is not None:
+        rc = at(marshal)
+        if rc is not None:
+            planes[(_CB_BASE_PLANES + 1, *rc)] = 1
+    roles = pos["roles"]
+    n = len(pos["players"])
+    base = _CB_BASE_SCALARS
+    for i in range(n):
+        if roles:
+            sc[base + len(ROLES) * i + ROLES.index(roles[(seat + i) % n])] = 1
+    base += 4 * len(ROLES)
+    sc[base] = 1.0 if pos["this_turn"].get("power") else 0.0
+    sc[base + 1] = 1.0 if pos["this_turn"].get("second") is not None else 0.0
+
+
+def _columba_officia() -> Observer:
+    from rulebox.games.columba.officia import ROLES
+
+    plain = _columba()
+    planes = (*plain.planes, "under_cote", "marshal_square")
+    scalars = (*plain.scalars, *(f"seat+{i}_role_{r}" for i in range(4) for r in ROLES),
+               "power_used", "second_falcon_pending")
+    return Observer("columba+officia", planes, plain.height, plain.width, scalars,
+                    _fill_columba_officia, plain.context)
+
+
 _BUILDERS = {
     "columns": _columns,
     "36to1": _solitaire36,
     "countred": _countred,
     "discs": _discs,
     "columba": _columba,
+    "columba+officia": _columba_officia,
 }
 
 
