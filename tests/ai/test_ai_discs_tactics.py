@@ -209,14 +209,20 @@ def _lost_turn_by_brute_force(game: Game, move: str) -> bool:
     return lost(game)
 
 
-@pytest.mark.parametrize(("diagram", "tokens", "moves"), [
-    (TEMPTING_BLUE, ("R", "RG"), ["b2.se-c1.nw", "b2.se-b2.ne", "b2+", "b3.c-b3.se"]),
-    (TWO_LINE_THREAT, ("", "RG"), ["b2.ne-b2.se", "b2-", "a2.ne-b3.sw", "c1.c-c1.nw"]),
+@pytest.mark.parametrize(("diagram", "tokens", "bar", "moves"), [
+    (TEMPTING_BLUE, ("R", "RG"), None, ["b2.se-c1.nw", "b2.se-b2.ne", "b2+", "b3.c-b3.se"]),
+    (TWO_LINE_THREAT, ("", "RG"), None, ["b2.ne-b2.se", "b2-", "a2.ne-b3.sw", "c1.c-c1.nw"]),
+    # player 0's barrier stops one of the two lines already: moving it to the other would
+    # open this one (one barrier each, DSC-4), so a quiet move still loses
+    (TWO_LINE_THREAT, ("", "RG"), "b1.ne-b2.se", ["a2.ne-b3.sw", "b2.sw-b2.se", "c1.c-c1.nw"]),
+    # the same barrier on the tempting position: the token step opens only c2.sw, which the
+    # barrier moved there would stop, but then b1.ne is open again
+    (TEMPTING_BLUE, ("R", "RG"), "b1.ne-b2.se", ["b2.se-c1.nw", "b3.c-b3.se"]),
 ])
 def test_hands_win_agrees_with_brute_force(
-    diagram: str, tokens: tuple[str, str], moves: list[str]
+    diagram: str, tokens: tuple[str, str], bar: str | None, moves: list[str]
 ) -> None:
-    game = drawn(diagram, tokens=tokens)
+    game = drawn(diagram, tokens=tokens, barriers=(bar, None))
     before = game.to_json()
     verdicts = {m: evaluation.hands_win(game, game.find_move(m)) for m in moves}
     assert game.to_json() == before

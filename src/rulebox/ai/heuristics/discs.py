@@ -224,10 +224,8 @@ def _features0(game: Any) -> list[float]:
     win_next = 0.0
     if nxt >= 0 and (a, b)[nxt][4]:
         win_next = tempo
-        if nxt != mover:  # the player still in his blocking actions may bar a single line
-            lines = {line for _src, _dst, line in s.token_steps(nxt)}
-            if len(lines) == 1 and not game.turn_flags()[1]:
-                win_next = 0.0
+        if nxt != mover and not unstoppable(game, nxt):  # he may still bar it
+            win_next = 0.0
     return [
         a[0] - b[0],
         (b[1] - a[1]) / 4.0,
@@ -391,10 +389,13 @@ EVALUATIONS = {"v1": values_v1}
 """The evaluation before issue 16 (``alphabeta:eval=v1``)."""
 
 
-def _steps_into(game: Any, player: int, hot: set[int]) -> list[tuple[int, int, int]]:
+def _steps_into(
+    game: Any, player: int, hot: set[int], movable: int = -1
+) -> list[tuple[int, int, int]]:
     """``(from, to, line)`` of the steps of ``player`` along an unbarred line into a free hole
-    of a disc in ``hot`` (whoever is to move)."""
-    bars = (game.barrier(0), game.barrier(1))
+    of a disc in ``hot`` (whoever is to move); with ``movable`` a player, also the steps that
+    only that player's barrier stops (he may move it away)."""
+    bars = tuple(game.barrier(q) for q in (0, 1) if q != movable)
     out = []
     for h in range(NUM_HOLES):
         if h % HOLES_PER_DISC and game.pin_at(h) == player:
@@ -402,6 +403,28 @@ def _steps_into(game: Any, player: int, hot: set[int]) -> list[tuple[int, int, i
                 if dst // HOLES_PER_DISC in hot and line not in bars and game.pin_at(dst) < 0:
                     out.append((h, dst, line))
     return out
+
+
+def unstoppable(game: Any, player: int) -> bool:
+    """Whether ``player``, not to move, holds a winning step that the player to move cannot
+    stop with what is left of his blocking actions: a step along an unbarred line into a free
+    hole of a disc of his missing colour where he has two pins, when there are such steps on
+    two lines or more, or on one and the barrier action is spent, or the barrier of the player
+    to move stops another one (moving it opens that line, DSC-4: one barrier each)."""
+    if len(game.tokens(player)) != 2:
+        return False
+    hot = _hot_discs(game, player)
+    if not hot:
+        return False
+    me = 1 - player
+    lines = {line for _src, _dst, line in _steps_into(game, player, hot, movable=me)}
+    if not lines:
+        return False
+    mine = game.barrier(me)
+    open_lines = lines - {mine}
+    if not open_lines:
+        return False  # the one threat is stopped already, by his own barrier
+    return len(lines) > 1 or game.turn_flags()[1]
 
 
 def winning_moves(game: Game) -> list[Any]:
@@ -447,8 +470,7 @@ def hands_win(game: Game, move: Any) -> bool:
     opponent wins at once exactly when he holds two tokens and has an unbarred step into a free
     hole of a disc of the missing colour where he has two pins; and the only blocking action
     that stops such a step is the player's barrier across its line (DSC-4; a lock only stops
-    turns, DSC-3). So the player is lost when those steps use two lines or more, or one line
-    and his barrier action is spent. ``game`` is left as it was."""
+    turns, DSC-3), see :func:`unstoppable`. ``game`` is left as it was."""
     g: Any = game
     if int(move.kind) > _END:  # the set-up (DSC-1): no pins yet
         return False
@@ -459,16 +481,8 @@ def hands_win(game: Game, move: Any) -> bool:
         if q not in (0, 1):
             return g.returns()[p] < 0
         opp = 1 - p
-        if len(g.tokens(opp)) != 2:
-            return False
-        hot = _hot_discs(g, opp)
-        if not hot:
-            return False
-        lines = {line for _src, _dst, line in _steps_into(g, opp, hot)}
-        if not lines:
-            return False
-        if q == opp:
-            return True  # his turn has begun
-        return len(lines) > 1 or g.turn_flags()[1]
+        if q == opp:  # his turn has begun
+            return bool(winning_moves(g))
+        return unstoppable(g, opp)
     finally:
         g.undo()
