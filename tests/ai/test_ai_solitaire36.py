@@ -94,7 +94,9 @@ def test_connected_never_splits_when_it_need_not() -> None:
                 assert groups(after) <= 1
 
 
-@pytest.mark.parametrize("agent", ["counter", "connected", "medium", "best", "ismcts", "guided"])
+@pytest.mark.parametrize(
+    "agent", ["counter", "connected", "medium", "best", "ismcts", "guided", "rollout"]
+)
 def test_choice_does_not_depend_on_the_hidden_order_of_the_pile(agent: str) -> None:
     game = new_game("36to1", {"seed": "4"})
     r = rng(0, "play")
@@ -105,6 +107,7 @@ def test_choice_does_not_depend_on_the_hidden_order_of_the_pile(agent: str) -> N
         "counter": {"seed": "2", "lookahead": "0"},
         "best": {"seed": "2", "iterations": "300"},
         "ismcts": {"seed": "2", "iterations": "300"},
+        "rollout": {"seed": "2", "iterations": "3"},
     }.get(agent, {"seed": "2"})
     want = make_agent(agent, "36to1", settings).choose(game)
     for k in range(3):
@@ -161,6 +164,7 @@ ONE_SAFE_MOVE = [
     [("best", {"iterations": "100"}), ("hard", {"iterations": "100"}),
      ("mcts", {"iterations": "100", "heuristic": "0"}), ("ismcts", {"iterations": "100"}),
      ("mcts", {"iterations": "60", "guide": "1"}), ("guided", {}),
+     ("rollout", {"iterations": "4"}),
      ("counter", {}), ("medium", {}), ("connected", {})],
 )
 def test_agent_stops_a_loss_in_one_by_keeping_the_cubes_together(

@@ -10,6 +10,11 @@ the set of unseen cards (S36-4), never the order of the draw pile.
   (:func:`rulebox.ai.heuristics.solitaire36.guided_move`) among the moves not proven lost: the
   cube the fewest cards left can take goes first, never a split, never a dead card kept. No
   search, a few milliseconds a move.
+- ``rollout`` plays each move not proven lost on the same few determinizations (the unseen
+  cards in a random order, one order shared by all moves, so that the moves are compared on
+  the same futures) and finishes each game with the guided policy; the move with the best mean
+  result wins (the guided policy's own choice among equals). ``iterations=`` is the number of
+  determinizations (default 8); with a clock, determinizations are added while time is left.
 - ``counter`` scores every legal move by :func:`rulebox.ai.heuristics.solitaire36.plan_value`
   of the cubes and cards left after it (which card is drawn next does not change the set of
   cards left). With ``lookahead=1`` (default) it adds an expectation over the next card drawn:
@@ -18,6 +23,7 @@ the set of unseen cards (S36-4), never the order of the draw pile.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
@@ -79,6 +85,53 @@ class GuidedAgent:
             return moves[0]
         hopeful = [m for m in moves if not doomed(game, m)] or moves
         return guided_move(game, hopeful, self._rng)
+
+
+class RolloutAgent:
+    """Guided rollouts from every move on shared determinizations (see the module docstring)."""
+
+    name = "rollout"
+    WORLDS = 8
+    """Determinizations a move when neither ``iterations=`` nor a clock says otherwise."""
+
+    def __init__(self, game_id: str, settings: Settings) -> None:
+        self.settings = settings
+        self.game_id = game_id
+        self.last_iterations = 0
+
+    def choose(self, game: Game) -> Any:
+        moves = sorted(choosable_moves(game), key=str)
+        if len(moves) == 1:
+            return moves[0]
+        rand = rng(self.settings.seed, "rollout", self.game_id, len(game.history))
+        hopeful = [m for m in moves if not doomed(game, m)] or moves
+        first = guided_move(game, hopeful, rand)
+        if len(hopeful) == 1:
+            return hopeful[0]
+        worlds = self.settings.iterations or self.WORLDS
+        budget = Budget(self.settings.time, None) if self.settings.time else None
+        total = dict.fromkeys(hopeful, 0.0)
+        k = 0
+        while k < worlds or (budget is not None and self.settings.iterations is None
+                             and not budget.out_of_time()):
+            if k and budget is not None and budget.out_of_time():
+                break
+            world = game.determinize(0, rand)
+            seed = rand.randrange(1 << 30)
+            for m in hopeful:
+                g = world.clone()
+                g.apply_unchecked(m)
+                play = random.Random(seed)  # the same tie-breaks for every move
+                while not g.is_terminal():
+                    g.apply_unchecked(guided_move(g, g.legal_moves(), play))
+                total[m] += g.returns()[0]
+            k += 1
+            if budget is not None and self.settings.iterations is None and k >= 64:
+                break
+        self.last_iterations = k
+        top = max(total.values())
+        best = [m for m in hopeful if total[m] >= top - 1e-9]
+        return first if first in best else best[0]
 
 
 class CounterAgent:
@@ -195,6 +248,15 @@ register_agent(
         "guided",
         "36 to 1: the cube the fewest cards left can take goes first, never a split (no search)",
         GuidedAgent,
+        games=(GAME,),
+    )
+)
+register_agent(
+    AgentEntry(
+        "rollout",
+        "36 to 1: guided rollouts from every move on shared determinizations "
+        "(iterations= determinizations)",
+        RolloutAgent,
         games=(GAME,),
     )
 )
