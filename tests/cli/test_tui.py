@@ -221,3 +221,30 @@ def test_cell_under_a_click() -> None:
     assert cell_at("columba", drawing, x, y) == "0,1"
     assert cell_at("columba", drawing, x, 0) is None  # the header is no cell
     assert cell_at("columns", drawing, x, y) is None  # Columns: no clicks
+
+
+def test_the_status_shows_the_computer_thinking_with_the_time_used() -> None:
+    game = game_entry("countred").cls.new({"seed": "1"})
+    table = Table(game, make_seats("countred", 2, ["1=mcts:time=3"], 3), seed=1)
+
+    async def drive() -> None:
+        app = GameApp(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.query_one("#cmd", Input).value = "A1-B2"
+            await pilot.press("enter")
+            seen = ""
+            for _ in range(60):  # the clock is redrawn while the computer thinks
+                await asyncio.sleep(0.05)
+                status = str(app.query_one("#status", Static).render())
+                if "is thinking..." in status:
+                    seen = status
+                    if app.thinking is not None and "0.0 s" not in status:
+                        app.command("D4-C3")  # refused: the computer is to move
+                        assert "wait for its move" in message(app)
+                        break
+            assert "player 1 (mcts) is thinking..." in seen and " s" in seen
+            await settle(app, pilot)
+            assert "is thinking" not in str(app.query_one("#status", Static).render())
+
+    asyncio.run(drive())
+    assert len(table.game.history) == 2

@@ -201,9 +201,27 @@ class GameApp(App[int]):
         return [line.rstrip() for line in lines[n:] if line.strip()]
 
     def refresh_all(self) -> None:
-        self.query_one("#board", Static).update(self.drawing())
+        drawing = self.drawing()
+        self.query_one("#board", Static).update(drawing)
         self.update_status()
         self.arrange()
+        self.call_after_refresh(self.follow, drawing)
+
+    def follow(self, drawing: Text) -> None:
+        """Scroll the board (Columba's territory) so that the last turn is in view."""
+        marks = [span.start for span in drawing.spans if "reverse" in str(span.style)]
+        if not marks:
+            return
+        before = drawing.plain[: min(marks)]
+        y = before.count("\n")
+        x = len(before) - (before.rfind("\n") + 1)
+        box = self.query_one("#boardbox", ScrollableContainer)
+        if box.max_scroll_x == 0 and box.max_scroll_y == 0:
+            return
+        width, height = box.scrollable_content_region.size
+        if not (box.scroll_x <= x < box.scroll_x + width - 4
+                and box.scroll_y <= y < box.scroll_y + height - 1):
+            box.scroll_to(max(0, x - width // 2), max(0, y - height // 2), animate=False)
 
     def update_status(self) -> None:
         t = self.table
