@@ -78,20 +78,14 @@ def test_corrupt_positions_raise_state_error(name: str) -> None:
 
 
 def test_two_dovecotes_in_one_region_are_corrupt() -> None:
-    def two(p: dict[str, Any]) -> None:
-        p["squares"] = {"0,0": ["field", "W", "C01", -1], "1,0": ["field", "W", "C01", -1],
-                        "0,1": ["field", "K", "C01", -1], "1,1": ["field", "K", "C01", -1]}
-        p["cotes"] = {"0,0": [0, "small"], "1,0": [1, "small"]}
-        for pl in p["players"]:
-            pl["cotes"] = {"small": 2, "large": 1}
-            pl["reserve"] = dict.fromkeys("WGBK", 0)
-            pl["slots"] = [False] * 4
-            pl["chicks"], pl["adults"] = [], 0
-        p["supply"] = dict.fromkeys("WGBK", 15)
-        p["falcons"] = 12
-        p["this_turn"] = {"cote": False, "falcon": 0, "tiles": []}
+    # one card, W W over K K; red's and purple's dovecotes on the white pair
     with pytest.raises(StateError, match="CB-9"):
-        Columba.from_json(_corrupt(two))
+        Columba.from_diagram("2 0,0 WW/KK aa/aa a=C01@-1 - 0,0=S0;1,0=S1 t0 0p C02 - "
+                             "S1:WGKB/-/-/0 S2:WGBK/-/-/0 C03")
+    # apart (the dovecote on the black pigeon) they are two estates
+    game = Columba.from_diagram("2 0,0 WW/KK aa/aa a=C01@-1 - 0,0=S0;1,1=S1 t0 0p C02 - "
+                                "S1:WGKB/-/-/0 S2:WGBK/-/-/0 C03")
+    assert game.cotes_left(0) == (2, 1) and len(game.estates()) == 2
 
 
 # --- hidden information --------------------------------------------------------------------------

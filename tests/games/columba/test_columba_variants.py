@@ -176,6 +176,7 @@ def test_CB_15_peasant_slides_tiles_under_a_dovecote_for_two_points() -> None:
     before = g.scores()[0]
     g.apply("peasant 0,0")
     assert g.under() == {key(0, 0): [0]} and g.reserve(0) == [0, 1, 0, 0]
+    assert " 0,0=S0+w " in g.diagram()  # the diagram's mark: a white tile under the dovecote
     assert g.scores()[0] == before + 2
     again = Columba.from_json(g.to_json())  # replayed from the drawn start
     assert again.scores() == g.scores() and again.under() == g.under()

@@ -310,7 +310,7 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
         raise _bad(f"unknown card in hand {hand[:10]!r}")
     this = _this_turn(this_text)
     # the players
-    players = []
+    players: list[dict[str, Any]] = []
     roles: list[str] = []
     for p, ptext in enumerate(player_texts):
         parts = ptext.split("/")
@@ -360,17 +360,17 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
         placed = [c for c in cotes.values() if c[0] == p]
         pl["cotes"] = {"small": small0 - sum(1 for c in placed if c[1] == "small"),
                        "large": large0 - sum(1 for c in placed if c[1] == "large")}
-    supply = {}
-    for c in COLOURS:
-        out = sum(pl["reserve"][c] for pl in players)
-        out += sum(1 for item in squares.values() if item[0] == "tile" and item[1] == c)
-        out += sum(1 for item in squares.values() if item[0] == "falcon" and item[3] == c)
-        out += sum(v.count(c) for v in under.values())
+    supply: dict[str, int] = {}
+    for letter in COLOURS:
+        out = sum(pl["reserve"][letter] for pl in players)
+        out += sum(1 for item in squares.values() if item[0] == "tile" and item[1] == letter)
+        out += sum(1 for item in squares.values() if item[0] == "falcon" and item[3] == letter)
+        out += sum(v.count(letter) for v in under.values())
         for pl in players:
             if pl["objective"] is not None:
                 out += sum(1 for f, s in zip(CARDS[pl["objective"]].fields, pl["slots"],
-                                             strict=True) if s and COLOURS[f] == c)
-        supply[c] = TILES_PER_COLOUR - out
+                                             strict=True) if s and COLOURS[f] == letter)
+        supply[letter] = TILES_PER_COLOUR - out
     falcons = FALCONS - sum(len(pl["chicks"]) + pl["adults"] for pl in players)
     falcons -= sum(1 for item in squares.values() if item[0] == "falcon")
     deck = [] if deck_text == "-" else deck_text.split(",")
