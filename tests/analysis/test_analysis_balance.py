@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ai_toy_game import Stones, solve, winning_moves
+from ai_toy_game import solve, winning_moves
+from analysis_toy import ToyStones as Stones
 
 from rulebox.ai.base import AgentEntry, register_agent
 from rulebox.ai.heuristics import _CACHE, Heuristic

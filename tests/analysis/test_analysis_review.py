@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ai_toy_game import Stones, solve, winning_moves
+from ai_toy_game import solve, winning_moves
+from analysis_toy import ToyStones as Stones
 
 from rulebox.analysis.review import (
     THRESHOLDS,
