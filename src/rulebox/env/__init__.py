@@ -5,7 +5,8 @@
 * ``import rulebox.openspiel`` - every game as an OpenSpiel game ``rulebox_<id>``;
 * :func:`action_space` and :func:`observer` - the integer actions (a bijection with the
   notation, and legal-action masks) and the observation tensors (built from ``view(seat)``)
-  that all three share. docs/RESEARCH.md documents each game's layouts.
+  that all three share (``space_key(game)`` names a game's: its id, or ``columba+officia``).
+  docs/RESEARCH.md documents each game's layouts.
 
 PettingZoo, Gymnasium and OpenSpiel are imported only when their adapter is asked for.
 """
@@ -15,11 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulebox.env.actions import (
+    ARCHITECT_REACH,
     COLUMBA_WINDOW,
     ActionSpace,
     UnsupportedOptionsError,
     Window,
     action_space,
+    space_key,
     supported_games,
 )
 from rulebox.env.observations import Observer, observer
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from rulebox.env.pettingzoo_adapter import RuleboxAECEnv
 
 __all__ = [
+    "ARCHITECT_REACH",
     "COLUMBA_WINDOW",
     "ActionSpace",
     "Observer",
@@ -38,6 +42,7 @@ __all__ = [
     "gymnasium_env",
     "observer",
     "pettingzoo_env",
+    "space_key",
     "supported_games",
 ]
 
