@@ -13,11 +13,13 @@ Everything around the rules is the table's (:class:`rulebox.match.table.Table`).
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time as clock
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, ScrollableContainer, Vertical
@@ -307,10 +309,16 @@ class GameApp(App[int]):
             self.update_status()
             self.think()
 
-    @work(thread=True, exclusive=True, group="think")
     def think(self) -> None:
-        self.table.play_computers(limit=1)
-        self.call_from_thread(self.thought)
+        """The computer's move in a daemon thread (a search cannot be stopped; leaving the game
+        must not wait for it, and the game was saved before it began)."""
+
+        def run() -> None:
+            self.table.play_computers(limit=1)
+            with contextlib.suppress(RuntimeError):  # the app has gone
+                self.call_from_thread(self.thought)
+
+        threading.Thread(target=run, name="rulebox-think", daemon=True).start()
 
     def thought(self) -> None:
         if self.thinking is not None:
