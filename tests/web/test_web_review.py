@@ -63,6 +63,9 @@ def test_review_graph_marks_and_replay(page: Any, server: ServerProcess, api: Ap
 
 
 def test_the_balance_report_loads_in_chromium(page: Any, tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("matplotlib")
     from rulebox.analysis.balance import analyze
     from rulebox.analysis.report import write_report
 
