@@ -248,3 +248,28 @@ def test_the_status_shows_the_computer_thinking_with_the_time_used() -> None:
 
     asyncio.run(drive())
     assert len(table.game.history) == 2
+
+
+def test_a_match_on_the_full_screen_says_who_won_it() -> None:
+    game = game_entry("columns").cls.new({"seed": "1"})
+    table = Table(game, make_seats("columns", 2, ["0=random", "1=random"], 0.05), seed=1)
+
+    async def drive() -> GameApp:
+        app = GameApp(table, games=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for number in (1, 2):
+                for _ in range(400):
+                    if isinstance(app.screen, EndScreen):
+                        break
+                    await asyncio.sleep(0.05)
+                assert isinstance(app.screen, EndScreen)
+                message = app.screen.message
+                assert "match score:" in message
+                assert ("wins the match" in message or "match is drawn" in message) == \
+                    (number == 2)
+                await pilot.press("enter" if number == 1 else "q")
+                await pilot.pause()
+        return app
+
+    app = asyncio.run(drive())
+    assert app.number == 2 and len(app.result) == 3  # two games and the match
