@@ -53,3 +53,24 @@ def test_views_follow_play_undo_clone_and_load(game_id: str) -> None:
     drawn = type(game).from_diagram(game.diagram(), game.options())
     assert drawn.view(None)["history"] == []
     _check(drawn)
+
+
+def test_a_copy_made_without_bare_copy_still_has_exact_views() -> None:
+    """A game whose own ``clone`` copies its fields by hand (leaving the cache out, or sharing
+    it) still gets the texts of its own history."""
+    game = new_game("countred", {"seed": "2"})
+    for _ in range(6):
+        game.apply(game.legal_moves()[0])
+    _check(game)
+    bare = object.__new__(type(game))
+    bare.__dict__.update({k: v for k, v in game.__dict__.items()
+                          if k not in ("_texts", "_texts_of")})
+    bare._history = list(game._history)
+    _check(bare)
+    game._move_texts()
+    shared = game.clone()
+    shared._texts, shared._texts_of = game._texts, game._texts_of  # the original's cache
+    shared.undo()  # leaves the original's cache alone
+    assert game._texts == _texts(game)
+    _check(shared)
+    _check(game)

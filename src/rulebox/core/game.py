@@ -207,7 +207,8 @@ class Game(abc.ABC):
             raise NothingToUndoError("there is no move to undo")
         self._undo_last()
         move = self._history.pop()
-        if len(self._texts) > len(self._history):
+        if getattr(self, "_texts_of", None) is self._history and len(self._texts) > len(
+                self._history):
             del self._texts[len(self._history):]
         return move
 
@@ -221,10 +222,11 @@ class Game(abc.ABC):
         copy it). Games append to ``_history`` as they play; the texts of new moves are made
         here, on demand, so a view costs a list copy, not a text per move ever played.
         :meth:`undo` drops the last text; a history list replaced wholesale (a load, a copy)
-        starts the cache afresh."""
+        starts the cache afresh, and so does a copy made without :meth:`_bare_copy` (a game's
+        own ``clone`` that leaves the cache out)."""
         history = self._history
-        texts = self._texts
-        if self._texts_of is not history:
+        texts = getattr(self, "_texts", None)
+        if texts is None or getattr(self, "_texts_of", None) is not history:
             texts = self._texts = []
             self._texts_of = history
         elif len(texts) > len(history):  # cannot happen through undo(); a safety net
