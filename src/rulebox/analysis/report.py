@@ -45,6 +45,16 @@ def _save(fig: Any, out: Path, name: str) -> str:
     return name
 
 
+def _hist_args(hist: Sequence[Sequence[float]]) -> tuple[list[float], list[float]]:
+    """A histogram's values and bins from ``(value, count)`` pairs: one bin per whole number
+    where the values are whole and span at most 60, else 40 bins."""
+    values = [float(v) for v, n in hist for _ in range(int(n))]
+    lo, hi = min(values), max(values)
+    if all(v.is_integer() for v in values) and hi - lo <= 60:
+        return values, [lo - 0.5 + i for i in range(int(hi - lo) + 2)]
+    return values, [lo + (hi - lo + 1) * i / 40 for i in range(41)]
+
+
 def _errbar(r: Mapping[str, Any]) -> tuple[float, float]:
     lo, hi = r["ci95"]
     return max(0.0, r["rate"] - lo), max(0.0, hi - r["rate"])
@@ -59,7 +69,7 @@ def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
     solitaire = all(v["seats"] == 1 for v in variants)
 
     # 1. who wins, per variant: seat win rates (or the solitaire's win rate), draws
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(variants) + 3), 3.6))
+    fig, ax = plt.subplots(figsize=(min(8.0, max(5.0, 0.8 * len(variants) + 3)), 3.6))
     if solitaire:
         rates = [v["metrics"]["win"] for v in variants]
         errs = list(zip(*[_errbar(r) for r in rates], strict=True))
@@ -98,8 +108,7 @@ def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
     for v, label in zip(variants, labels, strict=True):
         hist = v["metrics"]["length"]["plies_hist"]
         if hist:
-            values = [h[0] for h in hist for _ in range(h[1])]
-            ax.hist(values, bins=min(40, max(5, len(hist))), histtype="step", label=label)
+            ax.hist(*_hist_args(hist), histtype="step", label=label)
     ax.set_xlabel("plies (moves) in the game")
     ax.set_ylabel("games")
     ax.set_title(f"{doc['game']}: game length")
@@ -149,9 +158,7 @@ def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
                 if hist:
                     name = label if len(v["metrics"]["scores"]["hist"]) == 1 else \
                         f"{label} seat {s}"
-                    values = [h[0] for h in hist for _ in range(h[1])]
-                    ax.hist(values, bins=min(40, max(5, len(hist))), histtype="step",
-                            label=name)
+                    ax.hist(*_hist_args(hist), histtype="step", label=name)
         ax.set_xlabel("cubes left" if solitaire else "final score")
         ax.set_ylabel("games")
         ax.set_title(f"{doc['game']}: " + ("cubes left" if solitaire else "scores"))
