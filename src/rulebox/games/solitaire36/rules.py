@@ -544,7 +544,7 @@ class Solitaire36(Game):
             "pile_count": len(self._pile),
             "unseen": [CARD_CODES[c] for c in self.unseen()],
             "cubes_left": self.cubes_left(),
-            "history": [str(m) for m in self._history],
+            "history": list(self._move_texts()),
             "result": "ongoing" if outcome is None else outcome.result_line(),
         }
 
