@@ -81,8 +81,3 @@ def test_the_balance_report_loads_in_chromium(page: Any, tmp_path: Path) -> None
     assert all(w and w > 100 for w in widths), widths
     assert "first mover wins" in page.content()
     assert not console, console
-    import os
-
-    if os.environ.get("RULEBOX_SCREENSHOT_DIR"):
-        page.screenshot(path=str(Path(os.environ["RULEBOX_SCREENSHOT_DIR"]) / "report.png"),
-                        full_page=True)
