@@ -233,7 +233,7 @@ def test_the_status_shows_the_computer_thinking_with_the_time_used() -> None:
             app.query_one("#cmd", Input).value = "A1-B2"
             await pilot.press("enter")
             seen = ""
-            for _ in range(60):  # the clock is redrawn while the computer thinks
+            for _ in range(200):  # the clock is redrawn while the computer thinks
                 await asyncio.sleep(0.05)
                 status = str(app.query_one("#status", Static).render())
                 if "is thinking..." in status:

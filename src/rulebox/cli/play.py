@@ -106,6 +106,8 @@ class Session:
         table = self.table
         self.seen = len(table.events)
         self.console.print(Text(words.goal(self.game), style="italic"))
+        if legend(self.game):  # once: the board's cell codes (again with `board`)
+            self.console.print(legend(self.game), highlight=False)
         while not table.over():
             try:
                 if (q := table.computer_to_move()) is not None:

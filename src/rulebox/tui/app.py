@@ -531,6 +531,8 @@ class GameApp(App[int]):
     def action_help(self) -> None:
         p = self.table.to_move()
         lines = words.short_help(self.table, p, full_screen=True)
+        if legend(self.table.game):
+            lines += legend(self.table.game).splitlines()
         lines.append("Esc closes this panel; F1 or ? opens it.")
         self.show_panel(lines)
 
