@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -49,6 +50,7 @@ from rulebox.match.fairness import arranged, new_game, seal, server_deal, server
 from rulebox.match.table import Decision, Ending, Seat, Table, TableError, position_at
 from rulebox.server.limits import Limits, ThinkQueue
 from rulebox.server.store import Store
+from rulebox.server.worker import worker_init
 
 T = TypeVar("T")
 
@@ -212,7 +214,8 @@ class GameService:
         self._think_threads = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
         # computers think in worker processes, so that a long search never slows the server
         self._procs: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            think_workers, mp_context=multiprocessing.get_context("spawn"))
+            think_workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=worker_init, initargs=(os.getpid(),))
         self._live: dict[str, LiveGame] = {}
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
