@@ -381,7 +381,8 @@ class AlphaBetaSearch:
             urgent = {m: len(order) - i for i, m in enumerate(self.h.forcing_moves(game))}
             order.sort(key=lambda m: urgent.get(m, 0), reverse=True)  # wins first
         if self.h.winning_moves is not None:
-            wins = [m for m in order if m in self.h.winning_moves(game)]
+            winning = self.h.winning_moves(game)
+            wins = [m for m in order if m in winning]
             if wins:  # a win in one: nothing searches better
                 game.apply_unchecked(wins[0])
                 value = terminal_value(game, p, 1)
