@@ -56,7 +56,7 @@ class _Strict(BaseModel):
 class NewGame(_Strict):
     """``POST /api/games``."""
 
-    game: GameId = Field(description="game id")
+    game: GameId = Field(description="game id")  # type: ignore[valid-type]
     options: dict[str, str | StrictInt | StrictBool] = Field(
         default_factory=dict, max_length=30, description="game options as key: value text; "
         "seed= or deck= make an arranged deal, announced to every seat")
