@@ -230,9 +230,9 @@ def test_root_filter_keeps_every_move_when_all_hand_a_four() -> None:
 
 # --- the analysis behind the evaluation -------------------------------------------------------
 def test_analysis_matches_brute_force_on_random_positions() -> None:
-    """Fours and threes of the player to move, as the rules make them; the decoding of
-    ``position_key`` as ``pieces``/``is_locked``/``former`` read the board; ``in_danger`` as a
-    four of the other player if it were his turn; features antisymmetric."""
+    """Fours and threes of the player to move, as the rules make them (the analysis decodes
+    ``position_key``, so this also checks that decoding); ``in_danger`` as a four of the other
+    player if it were his turn; features antisymmetric. Both ``stack_lift`` rules (CR-5)."""
     rnd = random.Random(11)
     seen = 0
     for seed in range(25):

@@ -26,10 +26,11 @@ then four). Free pieces (singles one player may lift) and stack tops are the pla
 The analysis reads the position through ``position_key()`` (its first part packs each field's
 bottom, top and lock as :func:`rulebox.games.countred.rules.position_text` decodes them, then
 the player to move; its second part the formers of the stacks in field order), ``parity`` and
-the ``stack_lift`` option; a test checks the decoding against ``pieces``/``is_locked``/
-``former``. It is cached per position, and also gives the search its forcing moves (fours and
-threes of the player to move, :func:`forcing_moves`), the wins in one (:func:`winning_moves`)
-and whether the player to move faces a four (:func:`in_danger`).
+the ``stack_lift`` option; a test checks the fours and threes it finds against every legal move
+played out, so a change of that packing fails there. It is cached per position, and also
+gives the search its forcing moves (fours and threes of the player to move,
+:func:`forcing_moves`), the wins in one (:func:`winning_moves`) and whether the player to move
+faces a four (:func:`in_danger`).
 
 ``values_v1`` is the evaluation before issue 16 (columns holding three bases of one colour), kept
 for comparisons as ``alphabeta:eval=v1``.
