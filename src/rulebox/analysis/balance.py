@@ -308,8 +308,11 @@ def metrics(results: Sequence[Mapping[str, Any]], seats: int) -> dict[str, Any]:
                 else:
                     hits += lead in r["winners"]
         curve.append({"n": total, "rate": hits / total if total else 0.0})
-    at = [(decided_at(r), r["plies"]) for r in decided]
-    at = [(a, p) for a, p in at if a is not None]
+    at: list[tuple[int, int]] = []
+    for r in decided:
+        a = decided_at(r)
+        if a is not None:
+            at.append((a, r["plies"]))
     out["decisiveness"] = {
         "leader_wins_at_ply": curve,
         "decided_at_ply": _spread([a for a, _ in at]),

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _agents(text: str) -> list[str]:
     from rulebox.match.agents import AgentSpec
 
-    out = []
+    out: list[str] = []
     for part in text.split(","):
         if not part.strip():
             continue
