@@ -64,7 +64,7 @@ class Session:
         if self.game.history:
             last = ", ".join(str(m) for m in self.game.history[-k:])
             mover = self.table.movers[-1] if self.table.movers else None
-            who = self.table.name(mover) if mover is not None else "last move"
+            who = words.agree(self.table.name(mover)) if mover is not None else "last move"
             self.console.print(Text(f" last move: {who} played {last}", style="dim"))
 
     def show_moves(self, kind: str = "") -> None:
@@ -119,7 +119,7 @@ class Session:
                 if shown_for != (table.version, p):
                     self.show_board(p)
                     shown_for = (table.version, p)
-                line = self.read(f"{words.clean(table.name(p))} > ")
+                line = self.read(f"{words.agree(words.clean(table.name(p)))} > ")
                 if line is None:
                     return Ending("quit", "input ended; the game was not finished (it is "
                                   "saved: `rulebox play --load last` continues it)")

@@ -49,6 +49,7 @@ def agree(text: str) -> str:
     """Mend number agreement in text a render module writes (``1 pigeons``, ``purple (player 1)
     win``); the renders themselves should say it so (see docs/TERMINAL.md)."""
     text = re.sub(r"\b1 (pigeon|player|point|cube|card|tile|move|game)s\b", r"1 \1", text)
+    text = text.replace("(player, ", "(")  # 36 to 1's one seat is named "player"
     return re.sub(r"^(\s*(?:Game over: )?\w+ \(player \d\)) win\b", r"\1 wins", text,
                   flags=re.MULTILINE)
 
@@ -97,7 +98,7 @@ def end_message(table: Any) -> str:
         totals = side_totals(table)
         if totals:
             text += "; " + totals
-    return text
+    return agree(text)
 
 
 def match_message(names: Sequence[str], score: Sequence[float], games: int) -> str:

@@ -244,23 +244,27 @@ class GameApp(App[int]):
             out.append("cell codes: type `notation`\n", style="dim")
         if t.game.history:
             mover = t.movers[-1] if t.movers else None
-            who = t.name(mover) if mover is not None else ""
+            who = self.seat_name(mover) if mover is not None else ""
             k = last_turn(t.movers)
             turn = ", ".join(str(m) for m in t.game.history[-k:])
             out.append(f"last: {who} {turn}\n", style="bold")
         if self.thinking is not None:
             q, since = self.thinking
-            out.append(f"{t.name(q)} is thinking... {clock.monotonic() - since:.1f} s\n",
+            out.append(f"{self.seat_name(q)} is thinking... {clock.monotonic() - since:.1f} s\n",
                        style="bold cyan")
         elif t.over():
             out.append(words.end_message(t) + "\n", style="bold green")
         else:
             p = t.to_move()
             if p is not None:
-                out.append(f"to move: {t.name(p)}\n", style="bold reverse")
+                out.append(f"to move: {self.seat_name(p)}\n", style="bold reverse")
                 if len(to_move) > 40 and not self.compact:  # the render says more (a card)
                     out.append(to_move.split(", ", 1)[-1] + "\n")
         self.query_one("#status", Static).update(out)
+
+    def seat_name(self, p: int) -> str:
+        """The table's name of seat ``p``, in the terminal's words."""
+        return words.agree(self.table.name(p))
 
     def tick(self) -> None:
         if self.thinking is not None:
