@@ -208,9 +208,11 @@ class Guard:
         chunks: list[bytes] = []
         seen = 0
         more = True
+        deadline = asyncio.get_running_loop().time() + self.body_timeout  # the whole body
         while more:
             try:
-                message = await asyncio.wait_for(receive(), self.body_timeout)
+                left = max(0.0, deadline - asyncio.get_running_loop().time())
+                message = await asyncio.wait_for(receive(), left)
             except TimeoutError:
                 await _refuse(headed, ApiError(408, "timeout", "the request body did not "
                                                f"arrive within {self.body_timeout:g} s"))

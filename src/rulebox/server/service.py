@@ -226,6 +226,7 @@ class GameService:
         """Start every think worker now and load the games and agents in it, so that no
         person's first computer reply waits for a process to start (which takes seconds on a
         busy machine, longer than ``easy`` thinks)."""
+        self._start_sweeper()  # abandoned games expire even if no game is created
         if self._procs is None:
             return
         loop = asyncio.get_running_loop()
