@@ -250,8 +250,8 @@ def commands(table: Any, seat: int | None, *, full_screen: bool = False) -> list
     entry = game_entry(game.id)
     cmds = ["MOVE          play it (`notation`: how)",
             "moves [KIND]  the legal moves (of a kind)"]
-    if not full_screen:
-        cmds.append("board         the board again")
+    cmds.append("board         the board again" if not full_screen else
+                "status        holdings and scores in full")
     cmds.append("history       the moves so far")
     if seat is not None and table.may_undo(seat):
         cmds.append("undo          take back your last move")

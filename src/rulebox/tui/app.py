@@ -168,8 +168,11 @@ class GameApp(App[int]):
         main = self.query_one("#main")
         width = self.board_width()
         wide = width + SIDE_MIN + 2 <= self.size.width
+        changed = main.has_class("wide") != wide
         main.set_class(wide, "wide")
         main.set_class(not wide, "tall")
+        if changed:
+            self.update_status()
 
     def board_width(self) -> int:
         plain = self.drawing().plain
@@ -231,12 +234,16 @@ class GameApp(App[int]):
         if self.games > 1:
             out.append(f"Game {self.number} of {self.games}\n", style="bold")
         to_move = ""
+        # the holdings and scores only beside the board (below it, `status` shows them)
+        short = self.compact or not self.query_one("#main").has_class("wide")
+        if short and not self.compact and any(self.details()):
+            out.append("holdings and scores: type `status`\n", style="dim")
         for line in self.details():
             bare = line.strip()
             if bare.startswith(("To move", "Your move")):
                 to_move = bare
                 continue
-            if self.compact or bare.startswith(("(", "W/G/B/K", "rN / bN", "(P)")) \
+            if short or bare.startswith(("(", "W/G/B/K", "rN / bN", "(P)")) \
                     or "upper case" in line:
                 continue
             out.append(bare + "\n")
@@ -433,6 +440,9 @@ class GameApp(App[int]):
             moves = words.moves_of_kind(t.game, arg)
             self.show_panel([f"{words.plural(len(moves), 'legal move')}"
                              + (f" of kind {arg}" if arg else "") + ":", *moves])
+            return
+        if word in ("status", "board"):
+            self.show_panel(self.details() or ["nothing more to show"])
             return
         if word == "notation":
             self.show_panel([*words.notation_lines(t.game), "", *legend(t.game).splitlines()])
