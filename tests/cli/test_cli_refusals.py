@@ -265,3 +265,30 @@ def test_protocol_is_in_the_repository_verbatim() -> None:
     shared = Path("/work/shared/PROTOCOL.md")
     if shared.exists():
         assert text.split("\n", 2)[2] == shared.read_text(encoding="utf-8")
+
+
+def test_ctrl_c_asks_and_a_second_ctrl_c_leaves(tmp_path: Path) -> None:
+    """Line mode: Ctrl-C at the prompt asks; Enter goes on; Ctrl-C twice leaves, saved."""
+    from rulebox.cli.saves import Autosave
+
+    game = game_entry("columns").cls.new({"seed": "1"})
+    table = Table(game, make_seats("columns", 2, ["1=human"], 0.05), seed=1)
+    script: list[str | type[KeyboardInterrupt]] = [
+        "Ra1", KeyboardInterrupt, "", "Rb1", KeyboardInterrupt, KeyboardInterrupt]
+
+    def read(_prompt: str) -> str | None:
+        item = script.pop(0) if script else None
+        if item is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return item  # type: ignore[return-value]
+
+    out = io.StringIO()
+    auto = Autosave(tmp_path)
+    play_match(table, 1, Console(file=out, width=100), read=read, autosave=auto)
+    text = out.getvalue()
+    assert text.count("Ctrl-C: press it again to leave") == 2
+    assert [str(m) for m in table.game.history] == ["Ra1", "Rb1"]  # went on after the first
+    assert "left the game; it is saved" in text
+    from rulebox.match.records import load_record
+
+    assert load_record(tmp_path / "last.json").moves == ["Ra1", "Rb1"]
