@@ -273,3 +273,30 @@ def test_a_match_on_the_full_screen_says_who_won_it() -> None:
 
     app = asyncio.run(drive())
     assert app.number == 2 and len(app.result) == 3  # two games and the match
+
+
+SCREEN_80X24 = {  # game: (lines of the board's drawing, side by side with the status)
+    "columns": (21, True), "countred": (18, True), "discs": (12, True), "36to1": (9, False),
+    "columba": (5, True),
+}
+
+
+@pytest.mark.parametrize("game_id", list(SCREEN_80X24))
+def test_each_game_fits_80x24_at_the_start(game_id: str) -> None:
+    """The lines each game's screen takes at 80x24 (docs/TERMINAL.md): the whole board in
+    view without scrolling, the turn shown, the input line at the bottom."""
+    table = make_table(game_id, {})
+
+    async def drive() -> None:
+        app = GameApp(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            lines, wide = SCREEN_80X24[game_id]
+            assert len(app.drawing().plain.split("\n")) == lines
+            assert app.query_one("#main").has_class("wide") == wide
+            box = app.query_one("#boardbox")
+            assert box.max_scroll_y == 0 and box.max_scroll_x == 0
+            assert "to move:" in str(app.query_one("#status", Static).render())
+            assert app.query_one("#cmd", Input).region.y == 23
+
+    asyncio.run(drive())

@@ -84,7 +84,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     default = args.level if args.level else None
     full_screen = not args.plain and sys.stdout.isatty() and sys.stdin.isatty()
     load = args.load
-    if not load and not args.game and full_screen and saves.unfinished_last() is not None:
+    asks = sys.stdin.isatty() and sys.stdout.isatty()
+    if not load and not args.game and asks and saves.unfinished_last() is not None:
         record = saves.unfinished_last()
         assert record is not None
         answer = input(f"continue your unfinished game of {clean(record.game)} "
