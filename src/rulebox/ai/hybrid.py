@@ -21,6 +21,10 @@ no position (an unfinished leaf is worth 0) and does not steer UCT otherwise. Th
 MCTS-minimax hybrid with minimax at the root (Baier & Winands 2013). It plays the games
 without hidden information that alpha-beta plays.
 
+UCT runs with the game's knowledge on (its evaluation at the playouts' ends and its playout
+policy); ``guide=0`` gives MCTS's search before issue 16 (the evaluation ``values_v1``), and
+``eval=NAME`` another evaluation of the heuristic module's ``EVALUATIONS``, for comparisons.
+
 With ``iterations=N`` the screen gets ``10 * N`` alpha-beta nodes and UCT ``N`` iterations, so
 the move is exactly repeatable.
 """
