@@ -164,7 +164,7 @@ def figures(doc: Mapping[str, Any], out: Path) -> list[tuple[str, str]]:
         ax.set_title(f"{doc['game']}: " + ("cubes left" if solitaire else "scores"))
         ax.legend(fontsize=6)
         made.append((_save(fig, out, "scores"), "Distribution of the final scores per seat "
-                     "(36 to 1: the cubes left; 0 is a win)."))
+                     "(36 to 1: the cubes left; 1, the last cube, is a win)."))
     return made
 
 
