@@ -187,3 +187,9 @@ def test_metrics_of_a_solitaire_count_cubes_left() -> None:
     assert [c["rate"] for c in m["decisiveness"]["leader_wins_at_ply"]] == [0.0, 1.0, 1.0]
     assert m["decisiveness"]["decided_at_ply"]["median"] == 2  # (2 + 2) / 2
     assert m["branching"]["per_ply"][0] == {"n": 2, "mean": 3.0, "sd": 0.0}
+
+
+def test_worker_processes_give_the_same_run() -> None:
+    one = analyze("countred", ["greedy", "random"], 2, seed=3, workers=1)
+    two = analyze("countred", ["greedy", "random"], 2, seed=3, workers=2)
+    assert one == two
