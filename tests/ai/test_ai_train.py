@@ -211,6 +211,30 @@ def test_self_play_agents_must_repeat() -> None:
     TrainConfig("countred", agent="greedy").check()
 
 
+def test_a_registered_agent_plays_with_each_generations_weights() -> None:
+    game_id = _game_with_features()
+    seen: list[tuple[float, ...]] = []
+    original = training.use_weights
+
+    def spy(weights: Weights) -> None:
+        seen.append(weights.weights)
+        original(weights)
+
+    fs = training.feature_set(game_id)
+    cfg = TrainConfig(game_id, games=6, generations=2, agent="greedy", per_game=12, l2=0.01)
+    try:
+        training.use_weights = spy  # type: ignore[assignment]
+        w = training.train(cfg)
+    finally:
+        training.use_weights = original  # type: ignore[assignment]
+    assert w.features == fs.names
+    start = fs.start_weights().weights
+    assert seen[:6] == [start] * 6  # generation 0: the hand-set weights
+    assert seen[6:] == [seen[6]] * 6 and seen[6] != start  # generation 1: the first fit
+    # the process is left with the weights load_weights would read, not the last generation's
+    assert load_weights(game_id, fs.names, fs.defaults, fs.bias).weights != seen[6]
+
+
 def test_a_game_without_features_is_refused() -> None:
     with pytest.raises(RuleboxError, match="no evaluation features"):
         training.feature_set("no-such-game")

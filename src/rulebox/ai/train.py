@@ -56,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebox.ai.learned import Weights, use_weights
+from rulebox.ai.learned import Weights, forget_weights, use_weights
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
@@ -596,6 +596,7 @@ def train(
         log.append(figures)
         if on_generation is not None:
             on_generation(generation, figures)
+    forget_weights(config.game_id)  # a registered self-play agent ran on use_weights()
     x, y, _ = data.arrays(held_out=False)
     hx, hy, _ = data.arrays(held_out=True)
     base_rate = float(npm.clip(npm.mean(y), 1e-6, 1 - 1e-6))
