@@ -25,6 +25,12 @@ from rulebox.match.table import Table
 ENV = dict(os.environ, NO_COLOR="1", COLUMNS="100")
 
 
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path: Path) -> None:
+    """Autosaves go to the test's own directory, never the user's."""
+    ENV["RULEBOX_DATA"] = str(tmp_path / "autosaves")
+
+
 def rulebox(*args: str, stdin: str = "", timeout: float = 60,
             data: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(ENV, RULEBOX_DATA=str(data)) if data is not None else ENV
