@@ -154,10 +154,12 @@ def test_corrupt_positions_are_refused(name: str) -> None:
 def test_S36_8_random_grid_position_may_hold_any_colour_anywhere() -> None:
     data = _state()
     data["options"]["grid"] = "random"
-    data["position"]["grid"][5] = "WWWWWR"
-    data["position"]["grid"][0] = ".RRRRR"
+    # a white cube and a red one change places: the same cells stay empty
+    assert data["position"]["grid"][5] == "W.W..."
+    data["position"]["grid"][5] = "R.W..."
+    data["position"]["grid"][0] = "WRRRRR"
     game = Solitaire36.from_json(data)
-    assert game.position_json()["grid"][5] == "WWWWWR"
+    assert game.position_json()["grid"][5] == "R.W..."
     data["position"]["grid"][0] = "RRRRRR"  # now seven red cubes
     with pytest.raises(StateError, match="only 6 red"):
         Solitaire36.from_json(data)

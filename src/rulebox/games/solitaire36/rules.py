@@ -60,6 +60,7 @@ from rulebox.games.solitaire36.moves import (
     S36Move,
     parse_s36_move,
 )
+from rulebox.games.solitaire36.reach import impossibility
 
 EMPTY = -1
 """The colour of an empty cell."""
@@ -497,6 +498,10 @@ class Solitaire36(Game):
                 f"{TOTAL_CUBES - cubes} cubes are gone but only {len(discard)} cards were used "
                 "[S36-1]"
             )
+        standard = STANDARD_GRID if self.opts["grid"] == "standard" else None
+        why = impossibility(colours, standard, faceup, pile, discard, self.literal_end)
+        if why:
+            raise StateError(f"no play reaches this position: {why}")
         self._set_grid(colours)
         self._faceup = faceup
         self._pile = pile[::-1]
