@@ -88,8 +88,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not load and not args.game and asks and saves.unfinished_last() is not None:
         record = saves.unfinished_last()
         assert record is not None
-        answer = input(f"continue your unfinished game of {clean(record.game)} "
-                       f"({len(record.moves)} moves)? [Y/n] ").strip().lower()
+        try:
+            answer = input(f"continue your unfinished game of {clean(record.game)} "
+                           f"({len(record.moves)} moves)? [Y/n] ").strip().lower()
+        except EOFError:
+            answer = "n"
         if answer in ("", "y", "yes"):
             load = saves.LAST
     if load:
