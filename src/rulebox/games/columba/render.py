@@ -70,9 +70,9 @@ def render(game: Columba, player: int | None = None) -> Text:
             owner_of[q] = owner
         per = 2 if large else 1
         extra = len(game.under().get(k, []))
-        bonus = f" + {extra} peasant tile(s) x 2" if extra else ""
+        bonus = (f" + {extra} peasant tile{'s' if extra != 1 else ''} x 2" if extra else "")
         values.append(f"{SEATS[owner]} (player {owner}): {'large' if large else 'small'} "
-                      f"dovecote at {sq_text(k)}, {len(members)} pigeons x {per}{bonus} = "
+                      f"dovecote at {sq_text(k)}, {_pigeons(len(members))} x {per}{bonus} = "
                       f"{len(members) * per + 2 * extra}")
     coords = [xy(k) for k in game.squares()]
     xs = [c[0] for c in coords]
@@ -159,7 +159,8 @@ def render(game: Columba, player: int | None = None) -> Text:
                        + (f" ({', '.join(done)})" if done else "") + "\n", style="bold")
     else:
         who = ("a draw" if not outcome.winners
-               else " and ".join(f"{SEATS[w]} (player {w})" for w in outcome.winners) + " win")
+               else " and ".join(f"{SEATS[w]} (player {w})" for w in outcome.winners)
+               + (" win" if len(outcome.winners) > 1 else " wins"))
         out.append(f"\n Game over: {who}: {outcome.reason}\n", style="bold")
     return out
 
@@ -223,7 +224,7 @@ def explain(game: Columba, arg: str) -> str:
         return "\n".join(lines)
     if word in ("estates", "estate", "score", "scores"):
         rows = [f"{SEATS[o]} (player {o}): {'large' if lg else 'small'} dovecote at "
-                f"{sq_text(k)}, {len(m)} pigeons -> {len(m) * (2 if lg else 1)} points"
+                f"{sq_text(k)}, {_pigeons(len(m))} -> {len(m) * (2 if lg else 1)} points"
                 for o, k, lg, m in game.estates()]
         rows.append("Scores now (an unfinished objective costs 4): "
                     + ", ".join(str(s) for s in game.scores()))
@@ -249,3 +250,8 @@ def explain(game: Columba, arg: str) -> str:
         return f"{sq_text(k)}: a wild {COLOURS[colour]} pigeon of card {card}, {est}."
     return (f"{sq_text(k)}: a domesticated {COLOURS[colour]} tile laid by {SEATS[who]} on turn "
             f"{turn + 1}, {est}.")
+
+
+def _pigeons(n: int) -> str:
+    """``1 pigeon``, ``2 pigeons``."""
+    return f"{n} pigeon" if n == 1 else f"{n} pigeons"
