@@ -193,3 +193,17 @@ def test_worker_processes_give_the_same_run() -> None:
     one = analyze("countred", ["greedy", "random"], 2, seed=3, workers=1)
     two = analyze("countred", ["greedy", "random"], 2, seed=3, workers=2)
     assert one == two
+
+
+def test_teammates_tied_first_lead_together() -> None:
+    from rulebox.analysis.balance import leads
+
+    assert leads([0, 2], [0, 2], 4) and not leads([0, 2], [1, 3], 4)
+    assert not leads([0, 1], [0], 2)  # a tie between opponents leads nobody
+    assert not leads([0, 1, 2, 3], [0, 1, 2, 3], 4) and leads(1, [1, 3], 4)
+    results = [{"seats": ["x"] * 4, "first": 0, "winners": [1, 3], "returns": [-1, 1, -1, 1],
+                "scores": None, "plies": 3, "turns": 3, "branching": [2, 2, 2],
+                "leaders": [[0, 2], [1, 3], 3], "error": None}]
+    m = metrics(results, 4)
+    assert [c["rate"] for c in m["decisiveness"]["leader_wins_at_ply"]] == [0.0, 1.0, 1.0]
+    assert decided_at(results[0]) == 2

@@ -86,10 +86,11 @@ def schedule(
     return jobs
 
 
-def _leader(game: Game, values: Callable[[Game], list[float]]) -> int:
-    """The seat the evaluation puts first (-1 for a tie); in a solitaire 0 for a foreseen win
-    and -1 for a foreseen loss; -2 when the evaluation fails on the position (counted in the
-    metrics as ``evaluation_failures``, so a broken evaluation does not stop a run)."""
+def _leader(game: Game, values: Callable[[Game], list[float]]) -> int | list[int]:
+    """The seat the evaluation puts first; several seats (a list) when they tie for first
+    (teammates share a value); in a solitaire 0 for a foreseen win and -1 for a foreseen
+    loss; -2 when the evaluation fails on the position (counted in the metrics as
+    ``evaluation_failures``, so a broken evaluation does not stop a run)."""
     try:
         vals = values(game)
     except Exception:  # a bug in a game's evaluation: reported, not fatal
@@ -99,7 +100,15 @@ def _leader(game: Game, values: Callable[[Game], list[float]]) -> int:
         return 0 if vals[0] > (lo + hi) / 2 else -1
     top = max(vals)
     best = [i for i, v in enumerate(vals) if v >= top - 1e-9]
-    return best[0] if len(best) == 1 else -1
+    return best[0] if len(best) == 1 else best
+
+
+def leads(lead: int | list[int], winners: Sequence[int], players: int) -> bool:
+    """Whether the evaluation's leader ``lead`` is the result ``winners``: one seat among the
+    winners, or tied seats (fewer than all) that all won (a team)."""
+    if isinstance(lead, list):
+        return 0 < len(lead) < players and set(lead) <= set(winners)
+    return lead >= 0 and lead in winners
 
 
 def play_one(job: Job, factory: GameFactory | None = None) -> dict[str, Any]:
@@ -119,7 +128,7 @@ def play_one(job: Job, factory: GameFactory | None = None) -> dict[str, Any]:
         agents.append(AgentSpec(spec.name, tuple(settings.items())).make(job.game_id))
     first = game.current_player()
     branching: list[int] = []
-    leaders: list[int] = []
+    leaders: list[int | list[int]] = []
     turns = 0
     last_mover = None
     limit = game.max_moves * 4 + 100
@@ -244,18 +253,24 @@ def _spread(xs: Sequence[float]) -> dict[str, float]:
 def decided_at(result: Mapping[str, Any]) -> int | None:
     """The ply (1-based: before the move of that ply) from which the evaluation's leader was
     the eventual result at every later ply; ``None`` for a drawn or failed game."""
-    leaders: list[int] = result["leaders"]
+    leaders: list[int | list[int]] = result["leaders"]
     if result.get("error") or not leaders:
         return None
-    solitaire = len(result["seats"]) == 1
-    if solitaire:
-        want = {0} if result["winners"] else {-1}
+    players = len(result["seats"])
+    if players == 1:
+        want = [0] if result["winners"] else [-1]
     elif result["winners"]:
-        want = set(result["winners"])
+        want = list(result["winners"])
     else:
         return None
+
+    def held(lead: int | list[int]) -> bool:
+        if players == 1:
+            return lead in want
+        return leads(lead, want, players)
+
     k = len(leaders)
-    while k > 0 and leaders[k - 1] in want:
+    while k > 0 and held(leaders[k - 1]):
         k -= 1
     return k + 1 if k < len(leaders) else len(leaders) + 1
 
@@ -292,7 +307,7 @@ def metrics(results: Sequence[Mapping[str, Any]], seats: int) -> dict[str, Any]:
         bs = [r["branching"][k] for r in ok if len(r["branching"]) > k]
         per_ply.append({"n": len(bs), "mean": statistics.fmean(bs),
                         "sd": statistics.pstdev(bs)})
-    out["evaluation_failures"] = sum(r["leaders"].count(-2) for r in ok)
+    out["evaluation_failures"] = sum(1 for r in ok for x in r["leaders"] if x == -2)
     every = [b for r in ok for b in r["branching"]]
     out["branching"] = {"overall": _spread(every), "per_ply": per_ply}
     curve: list[dict[str, float]] = []
@@ -306,7 +321,7 @@ def metrics(results: Sequence[Mapping[str, Any]], seats: int) -> dict[str, Any]:
                 if solitaire:
                     hits += (lead == 0) == bool(r["winners"])
                 else:
-                    hits += lead in r["winners"]
+                    hits += leads(lead, r["winners"], seats)
         curve.append({"n": total, "rate": hits / total if total else 0.0})
     at: list[tuple[int, int]] = []
     for r in decided:
