@@ -82,8 +82,9 @@ def test_two_dovecotes_in_one_region_are_corrupt() -> None:
     with pytest.raises(StateError, match="CB-9"):
         Columba.from_diagram("2 0,0 WW/KK aa/aa a=C01@-1 - 0,0=S0;1,0=S1 t0 0p C02 - "
                              "S1:WGKB/-/-/0 S2:WGBK/-/-/0 C03")
-    # apart (the dovecote on the black pigeon) they are two estates
-    game = Columba.from_diagram("2 0,0 WW/KK aa/aa a=C01@-1 - 0,0=S0;1,1=S1 t0 0p C02 - "
+    # apart they are two estates (a real card this time, C12 printed GW/KK: the check of the
+    # layout comes after CB-9's)
+    game = Columba.from_diagram("2 0,0 GW/KK aa/aa a=C12@-1 - 0,0=S0;1,1=S1 t0 0p C02 - "
                                 "S1:WGKB/-/-/0 S2:WGBK/-/-/0 C03")
     assert game.cotes_left(0) == (2, 1) and len(game.estates()) == 2
 

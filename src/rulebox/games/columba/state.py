@@ -6,6 +6,9 @@ It imports the rules module only for type checking: ``rules`` imports this one."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import StateError
@@ -15,7 +18,10 @@ from rulebox.games.columba.cards import (
     COLOUR_NAMES,
     COLOURS,
     DECK_IDS,
+    OFFSETS,
     POND_ID,
+    ROTATIONS,
+    STARTING_IDS,
     key,
     sq_text,
 )
@@ -33,6 +39,21 @@ from rulebox.games.columba.territory import FALCON, FIELD, TILE, WILD, is_connec
 
 if TYPE_CHECKING:
     from rulebox.games.columba.rules import Columba
+
+
+_LAYOUT_CHECKED: ContextVar[bool] = ContextVar("columba_layout_checked", default=True)
+
+
+@contextmanager
+def unchecked_layout() -> Iterator[None]:
+    """Within this block, loading skips :meth:`_Loader.laid_cards` (whether the fields are
+    real cards as they could have been laid): for rule tests that draw colour patterns no deck
+    lays, never for the engine or the server. Everything else is still checked."""
+    token = _LAYOUT_CHECKED.set(False)
+    try:
+        yield
+    finally:
+        _LAYOUT_CHECKED.reset(token)
 
 
 def load_position(game: Columba, data: dict[str, Any]) -> None:
@@ -102,6 +123,8 @@ class _Loader:
         self.supply()
         self.this_turn()
         self.cards()
+        if _LAYOUT_CHECKED.get():
+            self.laid_cards()
 
     def roles(self) -> None:
         g = self.g
@@ -320,3 +343,106 @@ class _Loader:
         clash = on_board & set(seen)
         if clash:
             raise StateError(f"card {sorted(clash)[0]} is on the territory and elsewhere")
+
+    def laid_cards(self) -> None:
+        """The cards as they could have been laid: only cards of this game (the deck in force
+        and the players' starting objectives), each card's visible fields where one placement
+        of it in one of its 4 rotations puts them, in its printed colours, laid on one turn,
+        its other fields covered by things laid since; the Pond never covered (CB-14); no more
+        cards left to draw than the turn allows (CB-2). A card that lies wholly covered is
+        seen nowhere, so a missing card is no error (the Pond's aside)."""
+        g, n = self.g, self.n
+        kids = g.opts.get("variant") == "kids"
+        given = g.opts.get("deck")
+        if given is not None:
+            in_force = set(given)
+        else:
+            in_force = set(DECK_IDS) | ({POND_ID} if g.opts.get("pond") else set())
+        starting = set() if kids else set(STARTING_IDS[:n])
+
+        def unknown(card: str, where: str) -> StateError:
+            what = "the deck in force" if card not in STARTING_IDS else "a seat of this game"
+            return StateError(f"{where}: card {card} is not in this game (it is not in "
+                              f"{what}) [CB-1]")
+
+        for p, obj in enumerate(g._obj):
+            if obj is None:
+                continue
+            if kids:
+                raise StateError(f"player {p} holds objective {obj}, but the children's game "
+                                 "has no objectives [CB-13]")
+            if obj in STARTING_IDS and obj != STARTING_IDS[p]:
+                raise StateError(f"player {p} holds {obj}, the starting objective of player "
+                                 f"{STARTING_IDS.index(obj)}; each player starts with their own "
+                                 "and new ones come from the deck [CB-1, CB-4]")
+            if obj not in in_force | starting:
+                raise unknown(obj, f"player {p}'s objective")
+        if g._hand is not None and g._hand not in in_force | starting:
+            raise unknown(g._hand, "the card in hand")
+        for card in g._deck:
+            if card not in in_force:
+                raise unknown(card, "the deck")
+        fields: dict[str, list[tuple[int, int, int]]] = {}
+        for k, s in sorted(g._sq.items()):
+            if s[0] == FIELD:
+                fields.setdefault(s[4], []).append((k, s[1], s[2]))
+        first = [c for c, fs in fields.items() if fs[0][2] == -1]
+        if len(first) > 1:
+            raise StateError(f"cards {', '.join(sorted(first))} are all marked as laid before the "
+                             "first turn, but only one card starts the territory [CB-1]")
+        for card, fs in fields.items():
+            where = sq_text(fs[0][0])
+            if card not in in_force | starting:
+                raise unknown(card, f"square {where}")
+            self.one_placement(card, fs)
+        if POND_ID in in_force:
+            if POND_ID in fields and len(fields[POND_ID]) != 4:
+                raise StateError("part of the Pond is covered, but nothing may ever cover the "
+                                 "Pond [CB-14]")
+            elsewhere = [*g._deck, g._hand, *g._obj]
+            if POND_ID not in fields and POND_ID not in elsewhere:
+                raise StateError("the Pond is nowhere (not on the territory, in hand, held or in "
+                                 "the deck), but nothing may ever cover it [CB-14]")
+        most = len(in_force) - 2 - g._turn
+        if len(g._deck) > max(most, 0):
+            raise StateError(f"{len(g._deck)} cards are left to draw, but on turn {g._turn} at "
+                             f"least {g._turn + 2} of the {len(in_force)} cards have been drawn "
+                             "(one starts the territory, one is drawn each turn) [CB-1, CB-2]")
+
+    def one_placement(self, card: str, fs: list[tuple[int, int, int]]) -> None:
+        """Refuse the visible fields ``fs`` (square, colour, turn) of ``card`` unless one
+        placement of the card (top-left and rotation) shows exactly these colours on these
+        squares, all laid on one turn, its other squares covered since (CB-2, CB-3)."""
+        sq = self.g._sq
+        printed = "/".join(CARDS[card].rows)
+        where = ", ".join(sq_text(k) for k, _c, _t in fs[:6])
+        if len(fs) > 4:
+            raise StateError(f"{len(fs)} fields are labelled {card} ({where}, ...), but a card has "
+                             "4 fields [CB-2]")
+        turns = {t for _k, _c, t in fs}
+        if len(turns) > 1:
+            raise StateError(f"the fields of {card} ({where}) are marked as laid on different "
+                             "turns, but a card is laid at once [CB-2]")
+        turn = fs[0][2]
+        fits_squares = False
+        for off in OFFSETS:
+            k0 = fs[0][0] - off
+            at = [k - k0 for k, _c, _t in fs]
+            if not all(a in OFFSETS for a in at):
+                continue
+            fits_squares = True
+            for rot in range(4):
+                colours = ROTATIONS[card][rot]
+                if any(colours[OFFSETS.index(a)] != c for a, (_k, c, _t) in zip(at, fs,
+                                                                                 strict=True)):
+                    continue
+                hidden = [k0 + o for o in OFFSETS if o not in at]
+                if all(k in sq and sq[k][2] >= turn for k in hidden):
+                    return
+        if not fits_squares:
+            raise StateError(f"the fields labelled {card} ({where}) do not lie within one 2 x 2 "
+                             "card [CB-2]")
+        shown = ", ".join(f"{sq_text(k)} {COLOURS[c]}" for k, c, _t in fs)
+        raise StateError(f"the fields labelled {card} ({shown}) are not card {card} "
+                         f"(printed {printed}) laid in any of its 4 rotations, with its other "
+                         f"fields covered by things laid since turn {turn} [CB-2]")
