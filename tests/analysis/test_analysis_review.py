@@ -196,3 +196,20 @@ def test_replay_notes_come_from_the_stored_review(tmp_path: Path) -> None:
     assert note_for(stored, 0) == "" and note_for(stored, len(record.moves) + 1) == ""
     if review["decisive"]:
         assert note_for(stored, review["decisive"]).endswith("decisive")
+
+
+def test_a_record_with_takebacks_is_reviewed_on_its_final_line() -> None:
+    game = new_game("columns", {"seed": "2"})
+    rand = random.Random(1)
+    log = [str(rand.choice(game.legal_moves())), "!undo"]  # a move taken back
+    while not game.is_terminal():
+        move = rand.choice(game.legal_moves())
+        game.apply_unchecked(move)
+        log.append(str(move))
+    plain = Record.of(game, ["a", "b"])
+    taken = Record.of(game, ["a", "b"])
+    taken.log, taken.takebacks = log, 1
+    a = review_record(plain, Evaluator("columns", "greedy", seed=1))
+    b = review_record(taken, Evaluator("columns", "greedy", seed=1))
+    assert [m["move"] for m in b["moves"]] == plain.moves
+    assert a["moves"] == b["moves"] and a["decisive"] == b["decisive"]
