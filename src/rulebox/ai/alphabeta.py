@@ -50,7 +50,9 @@ QUIESCENCE_PLIES = 6
 NULL_WINDOW = 1e-7
 """The width of the windows that only test whether a later move beats the first (PVS)."""
 THREAT_EXTENSIONS = 1
-"""Leaves in danger searched one ply more, at most this many times on a line."""
+"""Leaves in danger searched one ply more, at most this many times on a line. Count Red at
+0.3 s a move against 1 (bench_versus, 40 seat-rotated games each, under load): 2 scored 0.350
+(0.221-0.505), 0 scored 0.500 (0.352-0.648); 1 is kept, it sees a double threat at depth 1."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bounds: the stored value is exact, a lower bound, or an upper bound."""
