@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
+from rulebox.analysis.review import note_for, valid_review
 from rulebox.cli.board import marked
 from rulebox.cli.play import make_console
 from rulebox.cli.saves import read_record, resolve
@@ -55,6 +57,7 @@ def replay(path: str, step: bool = False, start: int = 0,
     console = console or make_console()
     record = read_record(resolve(path))
     final = record.replay()  # refuses a record that breaks the rules, saying where
+    review = record.review if valid_review(record.review, record) else None
     entry = game_entry(record.game)
     interactive = step or sys.stdin.isatty()
     total = len(record.moves)
@@ -64,7 +67,7 @@ def replay(path: str, step: bool = False, start: int = 0,
         console.print(KEYS, style="dim")
     i = min(start, total)
     while True:
-        show(console, record, i)
+        show(console, record, i, review)
         if interactive:
             answer = read(f"move {i}/{total} > ")
             if answer is None:
@@ -93,14 +96,26 @@ def replay(path: str, step: bool = False, start: int = 0,
     return 0
 
 
-def show(console: Console, record: Record, i: int) -> None:
-    """The position after move ``i`` with its counter and the move marked."""
+def show(console: Console, record: Record, i: int,
+         review: dict[str, Any] | None = None) -> None:
+    """The position after move ``i`` with its counter and the move marked; with a review (of
+    ``rulebox review``) the move's values and mark beside it."""
     total = len(record.moves)
     game = record.replay(upto=i)
     head = (f"move 0 of {total}: the start" if i == 0
             else f"move {i} of {total}: {record.moves[i - 1]}")
+    head += review_note(review, i)
     console.rule(head)
     console.print(marked(game, None))
+
+
+def review_note(review: dict[str, Any] | None, i: int) -> str:
+    """Move ``i``'s note from a stored review, or nothing when the review (read from a file
+    anyone may have edited) does not hold one in the expected form."""
+    try:
+        return clean(note_for(review, i), 120)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return ""
 
 
 __all__ = ["KEYS", "end_message", "replay", "step_to"]

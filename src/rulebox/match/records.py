@@ -47,6 +47,9 @@ class Record:
     takebacks: int = 0
     log: list[str] | None = None
     ending: str | None = None
+    review: dict[str, Any] | None = None
+    """``rulebox review``'s marks and values (see :mod:`rulebox.analysis.review`), kept so a
+    game is reviewed once; ``None`` until reviewed."""
 
     @classmethod
     def of(cls, game: Game, players: list[str], started: str | None = None) -> Record:
@@ -77,6 +80,7 @@ class Record:
             "takebacks": self.takebacks,
             **({"log": list(self.log)} if self.log is not None else {}),
             **({"ending": self.ending} if self.ending is not None else {}),
+            **({"review": self.review} if self.review is not None else {}),
         }
 
     @classmethod
@@ -122,6 +126,7 @@ class Record:
             takebacks=takebacks,
             log=None if log is None else list(log),
             ending=ending if isinstance(ending, str) else None,
+            review=data["review"] if isinstance(data.get("review"), dict) else None,
         )
 
     def replay(self, upto: int | None = None) -> Game:
