@@ -1,6 +1,8 @@
 """Reading a drawn Columba position (``Columba.position_json`` data) back, refusing anything
 corrupt with ``StateError``: unknown cards or colours, a detached territory, two dovecotes in one
-region, tile or falcon counts that do not add up (CB-12), and so on.
+region, tile or falcon counts that do not add up (CB-12), fields that are no card as it could
+have been laid (``laid_cards``: the printed colours in one placement, CB-2), a covered Pond
+(CB-14), and so on.
 
 It imports the rules module only for type checking: ``rules`` imports this one."""
 

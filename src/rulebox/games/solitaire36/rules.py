@@ -15,7 +15,10 @@ one line of four fields: the grid rank by rank as it is drawn (rank 6 first, ran
 face-up cards as they lie, the draw pile (next card first) and the discard pile (first
 discarded first), cards separated by ``,`` and ``-`` for none. The pile order is hidden from the
 player: a diagram is the server's full position, never a view. With ``green=`` or
-``grid=random`` in force the options must be given as well. The start of deal ``seed=1``, cut
+``grid=random`` in force the options must be given as well. A loaded position must be one
+that some shuffle and some play reach (:mod:`reach` says what is checked: discards that must
+have removed a cube, and the cubes gone paired with the cards that removed them). The start of
+deal ``seed=1``, cut
 short here (``...``) for the docs::
 
     WWWWWW/KKKKKK/BBBBBB/GGGGGG/YYYYYY/RRRRRR G5,B4 W2,G3,R6,...,B2,Y6 -
