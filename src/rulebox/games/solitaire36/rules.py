@@ -18,8 +18,7 @@ player: a diagram is the server's full position, never a view. With ``green=`` o
 ``grid=random`` in force the options must be given as well. A loaded position must be one
 that some shuffle and some play reach (:mod:`reach` says what is checked: discards that must
 have removed a cube, and the cubes gone paired with the cards that removed them). The start of
-deal ``seed=1``, cut
-short here (``...``) for the docs::
+deal ``seed=1``, cut short here (``...``) for the docs::
 
     WWWWWW/KKKKKK/BBBBBB/GGGGGG/YYYYYY/RRRRRR G5,B4 W2,G3,R6,...,B2,Y6 -
 """
