@@ -17,6 +17,7 @@ from rulebox.match.fairness import (
     reshuffle_seed,
     seal,
     server_deal,
+    server_seed,
     verify,
 )
 
@@ -121,3 +122,12 @@ def test_a_reveal_is_parsed_strictly() -> None:
         with pytest.raises(FairnessError):
             Deal.parse(bad)
     assert seal(new_game("columns", {})) is None
+
+
+def test_server_seeds_take_128_bits_of_os_randomness_and_play() -> None:
+    # issue 19: a 31-bit seed could be searched; server games now draw 128 bits
+    seeds = [server_seed() for _ in range(8)]
+    assert all(100 < s.bit_length() <= 128 for s in seeds)  # 2**-27 chance of a false failure each
+    assert len(set(seeds)) == 8
+    game = new_game("countred", {"seed": str(seeds[0])})
+    assert game.options()["seed"] == str(seeds[0])

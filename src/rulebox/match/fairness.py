@@ -34,6 +34,7 @@ from typing import Any
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.core.rng import fresh_seed
 
 FORMAT = "rulebox-fair-deal 1"
 FAIR_GAMES = ("36to1", "columba")
@@ -49,10 +50,10 @@ class FairnessError(RuleboxError):
 
 
 def server_seed() -> int:
-    """A fresh seed from the operating system, as large as the games' ``seed=`` option takes
-    (63 bits today: ``rulebox.core.options.SEED``); the hidden order of a server's deal does
-    not come from it but from :func:`server_deal`."""
-    return secrets.randbits(62)
+    """A fresh 128-bit seed from the operating system (``rulebox.core.rng.fresh_seed``, the
+    whole range of the games' ``seed=`` option); the hidden order of a server's deal does not
+    come from it but from :func:`server_deal`."""
+    return fresh_seed()
 
 
 def server_deal(game_id: str, options: Mapping[str, str]) -> Game:
@@ -107,8 +108,7 @@ def dealt(game_id: str, options: Mapping[str, str], order: Sequence[str]) -> Gam
 
 def new_game(game_id: str, options: Mapping[str, Any]) -> Game:
     """``cls.new(options)``: the one place the table and the server make games from options
-    (seeds of up to 128 bits will pass once ``rulebox.core.options.SEED`` takes them; the
-    random draws, ``rulebox.core.rng.rng``, already do)."""
+    (seeds of up to 128 bits, ``rulebox.core.rng.SEED_LIMIT``)."""
     return game_entry(game_id).cls.new(dict(options))
 
 
