@@ -31,7 +31,9 @@ LEVELS: dict[str, dict[str, Level]] = {
     # at 0.3 s a move, seats rotated: greedy:epsilon=0.5 beat random 29-0-1, greedy beat
     # greedy:epsilon=0.5 24-0-6, alpha-beta beat greedy 30-0 (alpha-beta at depth 2 was not
     # clearly weaker than full alpha-beta: 13-0-17). best beat random 100-0-0 and mcts 91-0-9
-    # in 100 games at 1 s
+    # in 100 games at 1 s. After issue 16 (features from the rules, trained weights, search
+    # that sees wins in one): hard beat medium 9-0-1 at 0.3 s; best beat best-v1 33-0-7 at
+    # 0.3 s (0.825, 0.681-0.913; bench_versus.py)
     "columns": {
         "easy": Level("greedy", {"epsilon": "0.5"}),
         "medium": Level("greedy"),
@@ -40,7 +42,11 @@ LEVELS: dict[str, dict[str, Level]] = {
     },
     # 10 games a pair at 0.3 s: easy-random 9-0-1, medium-easy 8-1-1, hard-medium 8-2-0
     # (random 0, easy +222, medium +422, hard +679), and hard-medium 23-7-0 in 30 more; best
-    # beat random 98-2-0 and mcts 75-15-10 in 100 games at 1 s
+    # beat random 98-2-0 and mcts 75-15-10 in 100 games at 1 s. After issue 16 (the evaluation
+    # of who can make each four, threats, bonus combinations; free plies for bonus moves,
+    # quiescence on fours and threes, a root filter against handing a four), at 0.3 s a move:
+    # hard beat medium 11-9-0 and medium beat easy 13-7-0 (20 games each); best beat best-v1
+    # 94-4-2 at 0.3 s and 59-1-0 at 0.5 s (bench_versus.py)
     "countred": {
         "easy": Level("greedy"),
         "medium": Level("alphabeta", {"depth": "2"}),
@@ -48,13 +54,17 @@ LEVELS: dict[str, dict[str, Level]] = {
         "best": Level("alphabeta"),
     },
     # Discs, at 0.25 s a move (bench/bench_levels_strength.py, seats rotated): greedy beat
-    # greedy:epsilon=0.5 26-1-13 and 15-5; the hybrid beat greedy 20-0 and alpha-beta 11-9
-    # (alpha-beta beat greedy 18-1-1). Plain MCTS misses some one-turn threats that alpha-beta
-    # sees, so hard and best are the hybrid: alpha-beta proofs first, then MCTS
-    # (tests/ai/test_ai_tactics.py); at 1 s it beat plain MCTS 10-4-6
+    # greedy:epsilon=0.5 26-1-13 and 15-5. Plain MCTS misses some one-turn threats that
+    # alpha-beta sees, so hard and best are the hybrid: alpha-beta proofs first, then MCTS
+    # (tests/ai/test_ai_tactics.py). With the evaluation of issue 16 (features from the rules,
+    # weights trained by self-play) one ply of greedy became as strong as the searchers at short
+    # clocks: hybrid against greedy 0-4-6 at 0.2 s and 1-3-0 at 1 s, alpha-beta against greedy
+    # 0-8-2 at 0.3 s; most games end drawn by the quiet-turn rule. So medium keeps some noise:
+    # hybrid beat greedy:epsilon=0.3 6-0 at 0.2 s, and greedy:epsilon=0.3 beat
+    # greedy:epsilon=0.5 7-3. best (hybrid) beat best-v1 19-0-1 at 0.2 s (bench_versus.py)
     "discs": {
         "easy": Level("greedy", {"epsilon": "0.5"}),
-        "medium": Level("greedy"),
+        "medium": Level("greedy", {"epsilon": "0.3"}),
         "hard": Level("hybrid"),
         "best": Level("hybrid"),
     },
@@ -67,17 +77,23 @@ LEVELS: dict[str, dict[str, Level]] = {
     "36to1": {
         "easy": Level("connected"),
         "medium": Level("counter", {"lookahead": "0", "fragile": "0"}),
-        "hard": Level("mcts"),
+        # the guided policy (no search; never a move proven lost): 111 of deals 0..199
+        # (55.5%, 48.6-62.2%); deal by deal 76 to 13 against medium (p = 5e-12), 44 to 44
+        # against best at 500 iterations, 15 to 58 against best at 1 s
+        "hard": Level("guided"),
         "best": Level("mcts"),
     },
-    # at 0.25 s a move: greedy beat greedy:epsilon=0.7 7-1 and 4-0, and random 4-0;
-    # determinized mcts (no playouts) beat greedy 5-1, 2-2 and 19-1-10, and ismcts 5-1.
-    # At 1 s: mcts beat random 10-0 and greedy 6-4, and drew 5-5 with ismcts
+    # Columba, seats rotated (rulebox tournament columba --agents A,B --time T --seed S):
+    # easy (greedy:epsilon=0.7) beat random 9-0-1. With the evaluation of issue 16 (features
+    # per side from the rules, blind to the deck) one ply of greedy is stronger than every
+    # search tried on it: greedy beat mcts on the new evaluation 29-0-7 (0.81, 0.65-0.90) at
+    # 0.3 s, and beat best-v1 (mcts:guide=0) 80-0 (10-0 at 1 s, 10-0 at 0.5 s, 60-0 at 0.3 s);
+    # mcts on the new evaluation beat easy 10-0. So medium is mcts and hard and best are greedy
     "columba": {
         "easy": Level("greedy", {"epsilon": "0.7"}),
-        "medium": Level("greedy"),
-        "hard": Level("mcts"),
-        "best": Level("mcts"),
+        "medium": Level("mcts"),
+        "hard": Level("greedy"),
+        "best": Level("greedy"),
     },
 }
 
@@ -129,7 +145,8 @@ _DESCRIPTIONS = {
     "hard": "difficulty level: hard (the best agent, at the time= given)",
 }
 
-LEVEL_SETTINGS = ("depth", "lookahead", "c", "playout", "epsilon", "fragile", "screen")
+LEVEL_SETTINGS = ("depth", "lookahead", "c", "playout", "epsilon", "fragile", "screen", "eval",
+                  "guide", "widen", "heuristic")
 """The agents' own settings a level passes on (each agent reads those it knows)."""
 
 for _level in ("best", "easy", "medium", "hard"):
