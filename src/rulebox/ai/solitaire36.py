@@ -159,7 +159,7 @@ class CounterAgent:
         occ, colour_masks = masks_of(g)
         faceup = list(g.faceup())
         unseen = list(g.unseen())
-        scored = []
+        scored: list[tuple[float, Any]] = []
         for m in moves:
             if scored and budget.out_of_time():
                 break  # answer in time with the moves scored so far
