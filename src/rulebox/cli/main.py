@@ -38,26 +38,25 @@ def _description(mod: object) -> str:
     return (getattr(mod, "__doc__", None) or "").replace("``", "").strip()
 
 
-def _count(text: str) -> int:
-    """A count of games: a whole number, 1 or more."""
+def _whole(text: str, least: int, what: str) -> int:
+    """``text`` as a whole number of at least ``least`` (``what`` says why not)."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} games: a match has at least 1 game")
+    if n < least:
+        raise argparse.ArgumentTypeError(f"{n}{what}")
     return n
+
+
+def _count(text: str) -> int:
+    """A count of games: a whole number, 1 or more."""
+    return _whole(text, 1, " games: a match has at least 1 game")
 
 
 def _seed(text: str) -> int:
     """A whole number, 0 or more."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{n}: must be 0 or more")
-    return n
+    return _whole(text, 0, ": must be 0 or more")
 
 
 def _seconds(text: str) -> float:
