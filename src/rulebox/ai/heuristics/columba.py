@@ -39,6 +39,7 @@ from typing import Any
 from rulebox.ai.learned import load_weights
 from rulebox.core.game import Game
 from rulebox.games.columba.cards import CARDS, NEIGHBOURS, OFFSETS, ROTATIONS
+from rulebox.games.columba.territory import find_regions
 
 FIELD, TILE, FALCON = 0, 1, 2
 DECK_SIZE = 30
@@ -64,33 +65,6 @@ def model() -> Any:
     return load_weights("columba", FEATURES, DEFAULT_WEIGHTS)
 
 
-def _regions(sq: dict[int, tuple[Any, ...]]) -> tuple[dict[int, int], list[list[int]]]:
-    """(region of each pigeon square, squares of each region): connected squares of one colour,
-    falcons and empty squares separate them."""
-    label: dict[int, int] = {}
-    regs: list[list[int]] = []
-    for k, s in sq.items():
-        if k in label or s[0] == FALCON:
-            continue
-        c = s[1]
-        rid = len(regs)
-        label[k] = rid
-        members = [k]
-        stack = [k]
-        while stack:
-            a = stack.pop()
-            for d in NEIGHBOURS:
-                b = a + d
-                if b not in label:
-                    t = sq.get(b)
-                    if t is not None and t[1] == c and t[0] != FALCON:
-                        label[b] = rid
-                        members.append(b)
-                        stack.append(b)
-        regs.append(members)
-    return label, regs
-
-
 def _exposed(members: list[int]) -> int:
     """The squares of an estate a falcon could take or cut off, roughly: those with fewer than
     three neighbours in the estate (an interior square with three or four is hard to cut)."""
@@ -112,7 +86,7 @@ def regions_of(game: Game) -> tuple[dict[int, int], list[list[int]], list[int]]:
         found = cached()
         if isinstance(found, tuple) and len(found) == 3:
             return found
-    label, regs = _regions(g.squares())
+    label, regs, _owner = find_regions(g.squares(), {})
     owner = [-1] * len(regs)
     for k, (p, _large) in g.cotes().items():
         rid = label.get(k)
