@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebox.core.registry import game_ids
+from rulebox.i18n import LANGUAGES, catalog_json, negotiate, normalize, use_language
 from rulebox.server.limits import Limits, RateLimiter
 from rulebox.server.service import ApiError, GameService
 from rulebox.server.store import Store
@@ -177,6 +178,10 @@ class Guard:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        with use_language(request_language(scope)):
+            await self._guarded(scope, receive, send)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self.trusted(scope):
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 4400, "reason": "bad host"})
@@ -238,6 +243,20 @@ class Guard:
             return await receive()
 
         await self.app(scope, replay, headed)
+
+
+def request_language(scope: Scope) -> str:
+    """The language of a request's texts: ``?lang=`` (the web client's switch), then
+    ``Accept-Language``, then English."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    for part in query.split("&"):
+        key, _sep, value = part.partition("=")
+        if key == "lang" and normalize(value):
+            return normalize(value) or "en"
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            return negotiate(value.decode("latin-1")[:200]) or "en"
+    return "en"
 
 
 async def _refuse(send: Send, error: ApiError) -> None:
@@ -372,6 +391,17 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     async def catalog() -> dict[str, Any]:
         """Every game with its options and seats, the agents and the computer levels."""
         return svc().catalog()
+
+    @app.get("/api/i18n/{lang}", tags=["games"], responses=ERRORS)
+    async def i18n(lang: str) -> Response:
+        """The message catalogue of a language (``en``, ``de``, ``ru``) for the web client:
+        ``{"lang", "plural", "messages"}`` (docs/LANGUAGES.md)."""
+        code = normalize(lang[:20])
+        if code is None:
+            raise ApiError(404, "unknown_language",
+                           f"languages: {', '.join(LANGUAGES)}")
+        return JSONResponse(catalog_json(code),
+                            headers={"Cache-Control": "public, max-age=300"})
 
     @app.get("/api/rules/{game}", tags=["games"], responses=ERRORS)
     async def rules(game: str) -> dict[str, Any]:
