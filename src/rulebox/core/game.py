@@ -80,6 +80,9 @@ class Game(abc.ABC):
     """An upper bound on the number of moves in any game (with default options)."""
     return_bounds: ClassVar[tuple[float, float]] = (-1.0, 1.0)
     has_hidden_information: ClassVar[bool] = False
+    seat_names: ClassVar[tuple[str, ...]] = ()
+    """The seats as the rules name them (English, marked for the catalogue); ``()``: the
+    registry entry's names (:meth:`seat_name`)."""
     _drawn_start: dict[str, Any] | None = None
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -238,6 +241,32 @@ class Game(abc.ABC):
     def move_text(self, move: Any) -> str:
         """The canonical notation of ``move``."""
         return str(move)
+
+    # --- words for a person (the move log, the end screen) -----------------------------------
+    def seat_name(self, player: int) -> str:
+        """The name of seat ``player`` as the rules call it (``dark``, ``first``, ``red``), in
+        the current language; ``player {n}`` for a game that names no seats."""
+        from rulebox.core.registry import game_entry
+
+        return game_entry(self.id).seat_name(player)
+
+    def describe(self, move: Any) -> str:
+        """``move`` in a player's words, with who plays it (the move log).
+
+        Called on the position BEFORE the move (which must be legal here); never changes the
+        position and says only what every seat may see (no hidden card, no deck order). This
+        default says ``{seat} plays {move}``; each game overrides it."""
+        from rulebox.i18n import _
+
+        who = self.current_player()
+        seat = self.seat_name(who) if who >= 0 else ""
+        return _("{seat} plays {move}").format(seat=seat, move=self.move_text(move))
+
+    def highlights(self) -> list[str]:
+        """In a finished game, the cells or pieces that decided it, in the game's notation (the
+        end screen marks them); ``[]`` while the game goes on or when there is nothing to show
+        (this default)."""
+        return []
 
     def find_move(self, text: str) -> Any:
         """Match ``text`` against the legal moves by canonical text (case and spaces ignored)."""

@@ -42,14 +42,30 @@ class GameEntry:
     def title(self) -> str:
         return self.cls.title
 
-    def rules_text(self) -> str:
-        """The game's rules in English with rule IDs (the package's own ``rules.md``)."""
-        return resources.files(self.package).joinpath("rules.md").read_text(encoding="utf-8")
+    def rules_text(self, lang: str | None = None) -> str:
+        """The game's rules with rule IDs in ``lang`` (default: the current language,
+        :func:`rulebox.i18n.language`): the package's ``rules.<lang>.md``, or its English
+        ``rules.md`` when that language has no text."""
+        from rulebox.i18n import language, normalize
+
+        chosen = normalize(lang) or language()
+        root = resources.files(self.package)
+        if chosen != "en":
+            translated = root.joinpath(f"rules.{chosen}.md")
+            if translated.is_file():
+                return translated.read_text(encoding="utf-8")
+        return root.joinpath("rules.md").read_text(encoding="utf-8")
 
     def seat_name(self, player: int) -> str:
-        if 0 <= player < len(self.seat_names):
-            return self.seat_names[player]
-        return f"player {player}"
+        """Seat ``player`` as the rules name it (``dark``, ``first``, ``red``), in the current
+        language: the game class's own ``seat_names`` when it declares them (the rules side's
+        names), else this entry's; ``player {n}`` only for a seat that has no name."""
+        from rulebox.i18n import _
+
+        names = getattr(self.cls, "seat_names", ()) or self.seat_names
+        if 0 <= player < len(names):
+            return _(names[player])
+        return _("player {n}").format(n=player)
 
 
 _GAMES: dict[str, GameEntry] = {}
