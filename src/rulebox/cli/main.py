@@ -150,11 +150,25 @@ def cmd_engine(args: argparse.Namespace) -> int:
     return run()
 
 
+def _rules_language(text: str) -> str:
+    """A language of the rules texts (``--lang``): ``en``, ``de`` or ``ru``."""
+    from rulebox.i18n import LANGUAGES, _, normalize
+
+    lang = normalize(text)
+    if lang is None:
+        raise argparse.ArgumentTypeError(_("unknown language {lang}: choose one of {choices}")
+                                         .format(lang=repr(text), choices=", ".join(LANGUAGES)))
+    return lang
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     from rulebox.core.registry import game_entry
+    from rulebox.i18n import resolve
 
     entry = game_entry(args.game)
-    text = _rulings_here(entry.rules_text())
+    # --lang of `rules`, then a --lang before the command, then RULEBOX_LANG, then the locale
+    lang = getattr(args, "rules_lang", None) or resolve(getattr(args, "lang", None))
+    text = _rulings_here(entry.rules_text(lang))
     if sys.stdout.isatty() and not args.plain:
         import os
 
@@ -271,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a game's rules with the rule IDs")
     p.add_argument("game")
     p.add_argument("--plain", action="store_true", help="the Markdown text, without a pager")
+    p.add_argument("--lang", dest="rules_lang", type=_rules_language, metavar="en|de|ru",
+                   help="the language of the text (default: RULEBOX_LANG, then the locale)")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("games", help="list the games")
