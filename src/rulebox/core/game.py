@@ -251,16 +251,23 @@ class Game(abc.ABC):
         return game_entry(self.id).seat_name(player)
 
     def describe(self, move: Any) -> str:
-        """``move`` in a player's words, with who plays it (the move log).
+        """``move`` (a move value or its text) in a player's words, with who plays it (the move
+        log).
 
         Called on the position BEFORE the move (which must be legal here); never changes the
         position and says only what every seat may see (no hidden card, no deck order). This
         default says ``{seat} plays {move}``; each game overrides it."""
         from rulebox.i18n import _
 
+        move = self.as_move(move)
         who = self.current_player()
         seat = self.seat_name(who) if who >= 0 else ""
         return _("{seat} plays {move}").format(seat=seat, move=self.move_text(move))
+
+    def as_move(self, move: Any) -> Any:
+        """``move`` as a move value: text is resolved with :meth:`parse` (so it must be legal
+        here), a value is returned as it is."""
+        return self.parse(move) if isinstance(move, str) else move
 
     def highlights(self) -> list[str]:
         """In a finished game, the cells or pieces that decided it, in the game's notation (the

@@ -49,6 +49,9 @@ from rulebox.games.columns.moves import (
     Kind,
     parse_columns_move,
 )
+from rulebox.games.columns.words import SEAT_NAMES
+from rulebox.games.columns.words import describe as _describe
+from rulebox.games.columns.words import highlights as _highlights
 
 _R_ITEMS = tuple(enumerate(ROUNDELS))
 _UNIT = re.compile(r"[RSrs]|[DTdt]\d+")
@@ -68,6 +71,7 @@ class Columns(Game):
     option_specs = (int_option("first", 0, "who places first (COL-10)", 0, 1),)
     max_moves = 2 * sum(STOCK.values())
     return_bounds = (-1.0, 1.0)
+    seat_names = SEAT_NAMES
 
     def _setup(self) -> None:
         self._stacks: list[list[int]] = [[] for _ in range(NUM_PINS)]
@@ -422,3 +426,10 @@ class Columns(Game):
 
     def position_key(self) -> Any:
         return (self._to_move, tuple(tuple(self._unit_text(c) for c in s) for s in self._stacks))
+
+    # --- in words (issue 17; the texts live in words.py) ---------------------------------------
+    def describe(self, move: Any) -> str:
+        return _describe(self, self.as_move(move))
+
+    def highlights(self) -> list[str]:
+        return _highlights(self)
