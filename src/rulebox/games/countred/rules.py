@@ -60,6 +60,10 @@ from rulebox.games.countred.moves import (
     piece_words,
     start_piece,
 )
+from rulebox.games.countred.words import SEAT_NAMES
+from rulebox.games.countred.words import describe as _describe
+from rulebox.games.countred.words import highlights as _highlights
+from rulebox.i18n import _, ngettext
 
 FIFTY = 50
 """Moves without a new three that draw the game (CR-13)."""
@@ -158,6 +162,7 @@ class CountRed(Game):
     # is followed by at most 50 moves (CR-13); one more move for a claim.
     max_moves = 5 * FIFTY + 1
     return_bounds = (-1.0, 1.0)
+    seat_names = SEAT_NAMES
 
     # --- setup --------------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -341,7 +346,9 @@ class CountRed(Game):
             self._undo_stack.append(_ClaimUndo(self._legal))
             n = self._seen.get(self._full_key(), 0)
             self._over = Outcome(
-                (), None, f"player {p} claimed a draw: the position occurred {n} times [CR-12]"
+                (), None, ngettext("{seat} claimed a draw: the position occurred {n} time",
+                                   "{seat} claimed a draw: the position occurred {n} times",
+                                   n).format(seat=_(SEAT_NAMES[p]), n=n) + " [CR-12]"
             )
             self._legal = []
             self._history.append(move)
@@ -371,8 +378,9 @@ class CountRed(Game):
                 self._over = Outcome(
                     (p,),
                     None,
-                    f"player {p} made four {'red' if c else 'black'} in column "
-                    f"{COLUMNS[t & 3]} [CR-9]",
+                    _("{seat} made four {colour} in column {column}").format(
+                        seat=_(SEAT_NAMES[p]), colour=_("red") if c else _("black"),
+                        column=COLUMNS[t & 3]) + " [CR-9]",
                 )
                 self._legal = []
                 self._undo_stack.append(
@@ -824,6 +832,13 @@ class CountRed(Game):
         """The repetition position of CR-12 plus who formed each stack (it decides who may
         unstack)."""
         return self._full_key(), tuple(self._former[f] for f in _FIELDS if self._top[f])
+
+    # --- in words (issue 17; the texts live in words.py) ---------------------------------------
+    def describe(self, move: Any) -> str:
+        return _describe(self, self.as_move(move))
+
+    def highlights(self) -> list[str]:
+        return _highlights(self)
 
 
 def _nth(n: int) -> str:
