@@ -85,6 +85,10 @@ from rulebox.games.discs.moves import (
     Kind,
     parse_discs_move,
 )
+from rulebox.games.discs.words import SEAT_NAMES
+from rulebox.games.discs.words import describe as _describe
+from rulebox.games.discs.words import highlights as _highlights
+from rulebox.i18n import _
 
 PINS_PER_PLAYER = 10
 PINS_PER_DISC = 5
@@ -184,6 +188,7 @@ class Discs(Game):
     )
     max_moves = 2 + ACTIONS_PER_TURN * MAX_TURNS
     return_bounds = (-1.0, 1.0)
+    seat_names = SEAT_NAMES
 
     def _setup(self) -> None:
         self._phase = _ARRANGING
@@ -490,7 +495,8 @@ class Discs(Game):
                 self._tokens[p] = tokens
                 self._earned = True
                 if tokens == ALL_TOKENS:  # DSC-6: wins at once
-                    self._result = _Result((p,), f"player {p} holds a token of each colour")
+                    self._result = _Result((p,), _("{seat} holds a token of each colour").format(
+                        seat=_(SEAT_NAMES[p])))
 
     def _turn_disc(self, disc: int, direction: int) -> None:
         where = TURN_MAPS[direction][disc]
@@ -963,13 +969,21 @@ class Discs(Game):
         return (self._start_key(), self._phase, self._lock_done, self._bar_done, self._earned,
                 self._passes, self._quiet, self._result is not None)
 
+    # --- in words (issue 17; the texts live in words.py) ---------------------------------------
+    def describe(self, move: Any) -> str:
+        return _describe(self, self.as_move(move))
+
+    def highlights(self) -> list[str]:
+        return _highlights(self)
+
     # --- for the renderer and explain -----------------------------------------------------------
     def describe_phase(self) -> str:
         """Whose turn it is and what they may do, in words."""
         if self._result is not None:
             out = self.outcome()
             assert out is not None
-            who = f"player {out.winners[0]} wins" if out.winners else "a draw"
+            who = _("{seat} wins").format(seat=_(SEAT_NAMES[out.winners[0]])) if (
+                out.winners) else _("a draw")
             return f"Game over: {who}: {out.reason}"
         p = self._to_move
         if self._phase == Phase.ARRANGE:
