@@ -47,7 +47,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -57,8 +58,10 @@ from rulebox.ai.budget import DEFAULT_TIME, TurnClock, more_decisions_follow
 from rulebox.core.errors import RuleboxError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.registry import game_entry
+from rulebox.i18n import _, ngettext
 from rulebox.match.agents import PERSON_NAMES, AgentSpec
 from rulebox.match.announce import announcer, kind_of
+from rulebox.match.clock import Clock
 from rulebox.match.fairness import Deal, new_game, reshuffle_seed, server_seed
 from rulebox.match.records import Record
 
@@ -243,6 +246,12 @@ class Table:
     """The commitment to the hidden order (:mod:`rulebox.match.fairness`), if one was made."""
     arranged: bool = False
     """Whether the creator fixed the deal (``seed=`` or ``deck=``): every seat is told."""
+    clock: Clock | None = None
+    """The time control's clock (:mod:`rulebox.match.clock`), ``None`` for an untimed game."""
+    time_source: Callable[[], float] = field(default=time.time, repr=False, compare=False)
+    """Where the table reads the time (epoch seconds) for its clock; tests pass their own."""
+    updated: str = field(default_factory=lambda: _now())
+    """When the table last changed (ISO time)."""
     rng: random.Random = field(init=False, repr=False)
     _clock: tuple[int, int, TurnClock] | None = field(default=None, init=False, repr=False)
 
@@ -305,6 +314,9 @@ class Table:
 
     def _bump(self) -> None:
         self.version += 1
+        self.updated = _now()
+        if self.ending is not None and self.clock is not None and self.clock.running is not None:
+            self.clock.stop(self.time_source())  # an ending stops the clock
 
     def _check_end(self) -> None:
         if self.ending is None and self.game.is_terminal():
@@ -325,6 +337,7 @@ class Table:
         one-screen table); answers the move value. Refused, with nothing changed, when the game
         is over, it is not ``seat``'s turn, ``version`` is stale or the rules say no."""
         self.check_version(version)
+        self.check_time()
         p = self.to_move()
         if p is None:
             raise TableError("game_over", "the game is over")
@@ -352,6 +365,59 @@ class Table:
         if self._clock is not None and self.game.current_player() != self._clock[0]:
             self._clock = None
         self._check_end()
+        self._clock_after_move(p)
+
+    # --- the time control ---------------------------------------------------------------------
+    def _clock_after_move(self, p: int) -> None:
+        """After a move of ``p``: when the turn passed on, ``p``'s time stops (the increment
+        added) and the next person's runs; a computer's clock does not run (module
+        :mod:`rulebox.match.clock`). The first turn of the game is not timed."""
+        c = self.clock
+        if c is None:
+            return
+        nxt = self.to_move()
+        if nxt == p:
+            return  # a multi-action turn goes on
+        runs = nxt if nxt is not None and self.seats[nxt].is_person else None
+        c.end_turn(p, runs, self.time_source())
+
+    def _restart_clock(self) -> None:
+        """After an undo: the time so far is charged, and the seat to move runs from now."""
+        c = self.clock
+        if c is None:
+            return
+        now = self.time_source()
+        c.stop(now)
+        p = self.to_move()
+        if p is not None and self.seats[p].is_person and len(self.game.history) > 0:
+            c.start(p, now)
+
+    def check_time(self, now: float | None = None) -> Ending | None:
+        """End the game if the running seat's time ran out by ``now`` (the table's time
+        source when ``None``): ``Ending`` how ``"time"``, that seat loses and the other side
+        wins (everyone else with more than two players; a solitaire is lost). Answers the
+        ending, or ``None`` when no flag fell."""
+        c = self.clock
+        if c is None or self.ending is not None:
+            return None
+        now = self.time_source() if now is None else now
+        p = c.flagged(now)
+        if p is None:
+            return None
+        c.stop(now)
+        winners = tuple(self.opponents(p)) if self.game.num_players > 1 else ()
+        if winners:
+            who = " and ".join(self.name(w) for w in winners)
+            text = ngettext("{name} ran out of time; {who} wins",
+                            "{name} ran out of time; {who} win",
+                            len(winners)).format(name=self.name(p), who=who)
+        else:
+            text = _("{name} ran out of time").format(name=self.name(p))
+        self.ending = Ending("time", text, winners)
+        self.draw_offer = None
+        self._bump()
+        self._event("flag", text, p)
+        return self.ending
 
     # --- the computer -------------------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -451,7 +517,7 @@ class Table:
 
     def can_undo(self, seat: int | None) -> bool:
         """Whether an undo by ``seat`` would take something back now."""
-        if not self.may_undo(seat) or (self.ending is not None and self.ending.how != "rules"):
+        if not self.may_undo(seat) or self.ending is not None:
             return False
         return any(self.seats[m].is_person for m in self.movers[self.game._undo_floor:])
 
@@ -465,7 +531,7 @@ class Table:
         if not self.may_undo(seat):
             raise TableError("no_undo", "moves can be taken back only against the computer or "
                              "at a table whose people share the screen")
-        if self.ending is not None and self.ending.how != "rules":
+        if self.ending is not None:  # an undo never un-finishes a game (issue 17)
             raise TableError("game_over", f"the game ended: {self.ending.reason}")
         if not self.can_undo(seat):
             raise TableError("nothing_to_undo", "there is no move of yours to undo")
@@ -476,9 +542,9 @@ class Table:
             self.log.append("!undo")
             if self.seats[mover].is_person:
                 break
-        self.ending = None
         self.draw_offer = None
         self._clock = None
+        self._restart_clock()
         self.takebacks += 1
         self._bump()
         self._event("undo", "took back " + ", ".join(undone), seat)
@@ -579,7 +645,7 @@ class Table:
         same answer."""
         rng = random.Random(len(self.game.history))
         total = 0.0
-        for _ in range(playouts):
+        for _i in range(playouts):
             g = self.game.determinize(q, rng)
             while not g.is_terminal():
                 moves = g.legal_moves()
@@ -616,8 +682,11 @@ class Table:
             game = new_game(self.game.id, self.rematch_options(same_deal))
         except RuleboxError as e:
             raise TableError("no_rematch", f"no rematch: {e}") from None
+        clock = (Clock.new(self.clock.control, game.num_players)
+                 if self.clock is not None else None)  # the same time control again
         return Table(game, list(self.seats), secrets.randbits(128),
-                     arranged=same_deal)  # the same deal again is a known one
+                     arranged=same_deal, clock=clock,  # the same deal again is a known one
+                     time_source=self.time_source)
 
     # --- words --------------------------------------------------------------------------------
     def name(self, p: int) -> str:
@@ -698,6 +767,8 @@ class Table:
             "started": self.started,
             "deal": self.deal.reveal if self.deal is not None else None,
             "arranged": self.arranged,
+            "clock": self.clock.to_json() if self.clock is not None else None,
+            "updated": self.updated,
         }
 
     @classmethod
@@ -722,6 +793,9 @@ class Table:
         if data.get("deal"):
             t.deal = Deal.parse(str(data["deal"]))
         t.arranged = bool(data.get("arranged", False))
+        if data.get("clock"):
+            t.clock = Clock.from_json(data["clock"])
+        t.updated = str(data.get("updated") or t.started)
         count = int(data.get("event_count", 0))
         kept = [Event(int(x["index"]), str(x["kind"]), str(x["text"]), x.get("player"),
                       int(x.get("ply", 0))) for x in data.get("events") or []]

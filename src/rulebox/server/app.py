@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -68,6 +69,11 @@ class NewGame(_Strict):
                              "server: 5 s by default). At least one person by default.")
     hotseat: StrictBool = Field(False,
                                 description="one screen for every human seat (allows undo)")
+    clock: str | None = Field(None, max_length=12,
+                              description="a time control: '5+3' (minutes + increment seconds "
+                              "a move) or '3d' (days per move, correspondence); none by "
+                              "default. A player whose time runs out loses (result.how "
+                              "'time')")
 
 
 class SeatToken(BaseModel):
@@ -85,6 +91,20 @@ class Created(BaseModel):
     id: str
     game: str
     seats: list[SeatToken]
+
+
+class MineEntry(BaseModel):
+    """A game this browser sits at: its id and the seat's token (``null``: watching). Other
+    fields are ignored; a bad id or token only leaves that game out."""
+
+    id: str = Field(max_length=200)
+    token: str | None = Field(None, max_length=200)
+
+
+class MineIn(_Strict):
+    """``POST /api/games/mine``."""
+
+    games: list[MineEntry] = Field(max_length=50, description="at most 50 games")
 
 
 class MoveIn(_Strict):
@@ -424,7 +444,14 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     async def create(body: NewGame) -> dict[str, Any]:
         """Start a game. The answer holds one secret token per human seat: the bearer of a
         token plays that seat (``Authorization: Bearer <token>``)."""
-        return await svc().create(body.game, body.options, body.seats, body.hotseat)
+        return await svc().create(body.game, body.options, body.seats, body.hotseat,
+                                  clock=body.clock)
+
+    @app.post("/api/games/mine", tags=["games"], responses=ERRORS)
+    async def mine(body: MineIn) -> Response:
+        """The games this browser sits at, for the lobby's "your games": each with whose turn
+        it is and the result when over. Unknown ids and bad tokens are left out."""
+        return _json(await svc().mine([e.model_dump() for e in body.games]))
 
     @app.get("/api/games/{gid}", tags=["games"], responses=ERRORS)
     async def get_game(
@@ -528,8 +555,8 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
             await ws.send_json({"type": "state", **first})
             while True:
                 msg = await ws.receive_text()
-                if len(msg) < 100 and "ping" in msg:
-                    await ws.send_json({"type": "pong"})
+                if len(msg) < 100 and "ping" in msg:  # the client checks the connection
+                    await ws.send_json({"type": "pong", "server_time": int(time.time() * 1000)})
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

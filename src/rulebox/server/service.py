@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import multiprocessing
 import os
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -32,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rulebox.ai.base import agent_entries
 from rulebox.core.errors import (
@@ -45,12 +46,18 @@ from rulebox.core.errors import (
 )
 from rulebox.core.game import Game
 from rulebox.core.registry import GameEntry, game_entry, game_ids
+from rulebox.i18n import _, language, ngettext, use_language
 from rulebox.match.agents import LOBBY_TIMES, AgentSpec
+from rulebox.match.clock import Clock, ClockError, TimeControl
 from rulebox.match.fairness import arranged, new_game, seal, server_deal, server_seed
 from rulebox.match.table import Decision, Ending, Seat, Table, TableError, position_at
+from rulebox.server.cluster import overtaken
 from rulebox.server.limits import Limits, ThinkQueue
-from rulebox.server.store import Store
+from rulebox.server.store import StaleWrite, Store
 from rulebox.server.worker import worker_init
+
+if TYPE_CHECKING:
+    from rulebox.server.cluster import Cluster
 
 T = TypeVar("T")
 
@@ -74,6 +81,17 @@ STATUS: dict[str, int] = {
 
 EVENTS_SHOWN = 30
 """The last events a payload carries (the browser shows the announcements among them)."""
+
+PRESENCE_GRACE = 4.0
+"""Seconds a seat may be without a socket before the others are told it left (a reload, a
+short network gap say nothing)."""
+
+MAX_MINE = 50
+"""Entries of ``POST /api/games/mine`` at most."""
+
+RULE_ID = re.compile(r"\b[A-Z]{1,4}-\d+[a-z]?\b")
+_RULE_REFS = re.compile(r"\s*[\[(]\s*[A-Z]{1,4}-\d+[a-z]?(?:\s*[,;/]\s*[A-Z]{1,4}-\d+[a-z]?)*"
+                        r"\s*[\])]")
 
 
 class ApiError(Exception):
@@ -164,6 +182,16 @@ class LiveGame:
     computer_task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)
     rematch: str | None = None
+    langs: dict[Any, str] = field(default_factory=dict)
+    """Each socket's language (``?lang=`` on its URL, else its Accept-Language)."""
+    clock_task: asyncio.Task[None] | None = None
+    """The timer that ends the game when the running seat's flag falls."""
+    seen: dict[int, str] = field(default_factory=dict)
+    """Presence per seat: ``in`` once a socket of it came, ``left`` once its leaving was told."""
+    leaving: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    """The pending "left" notice per seat (cancelled when a socket of it comes back)."""
+    log_texts: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    """Per language: the moves described so far and their texts (the move log's cache)."""
 
     @property
     def all_computer(self) -> bool:
@@ -204,6 +232,10 @@ def _new_id() -> str:
 class GameService:
     """Creates, loads and plays games; pushes every change to the seats' sockets."""
 
+    cluster: Cluster | None = None
+    """Several processes on one PostgreSQL database (:mod:`rulebox.server.cluster`; set by
+    ``create_app``): tables are refreshed from storage, computer turns are jobs there."""
+
     def __init__(self, store: Store, *, think_workers: int = 2,
                  limits: Limits | None = None) -> None:
         self.store = store
@@ -243,6 +275,9 @@ class GameService:
         for live in list(self._live.values()):
             if live.computer_task is not None:
                 live.computer_task.cancel()
+            for task in [live.clock_task, *live.leaving.values()]:
+                if task is not None:
+                    task.cancel()
         self._think_threads.shutdown(wait=False, cancel_futures=True)
         if self._procs is not None:
             stop_workers(self._procs)
@@ -312,9 +347,12 @@ class GameService:
 
     # --- creating and loading ------------------------------------------------------------------
     async def create(
-        self, game_id: Any, options: Any, seat_specs: Any, hotseat: bool = False
+        self, game_id: Any, options: Any, seat_specs: Any, hotseat: bool = False,
+        clock: Any = None,
     ) -> dict[str, Any]:
-        """Start a game; answers its id and one token per human seat."""
+        """Start a game; answers its id and one token per human seat. ``clock`` is a time
+        control (``"5+3"``, ``"3d"``, :mod:`rulebox.match.clock`) or ``None``."""
+        control = self._time_control(clock)
         if not isinstance(game_id, str):
             raise ApiError(400, "unknown_game", "game must be a game id")
         try:
@@ -357,11 +395,24 @@ class GameService:
             else:
                 tokens.append(None)
         table = Table(game, [r.seat(bool(hotseat), self.limits) for r in records],
-                      arranged=fixed, deal=seal(game))
+                      arranged=fixed, deal=seal(game),
+                      clock=Clock.new(control, game.num_players) if control else None)
         live = await self._start(entry, table, records, bool(hotseat))
         return {"id": live.id, "game": entry.id,
                 "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
                           for i, (t, s) in enumerate(zip(tokens, records, strict=True))]}
+
+    @staticmethod
+    def _time_control(clock: Any) -> TimeControl | None:
+        """The time control of ``POST /api/games`` (400 ``bad_clock`` when unreadable)."""
+        if clock is None or clock == "":
+            return None
+        if not isinstance(clock, str):
+            raise ApiError(400, "bad_clock", _("a clock is text such as 5+3 or 3d"))
+        try:
+            return TimeControl.parse(clock)
+        except ClockError as e:
+            raise ApiError(400, "bad_clock", str(e)) from None
 
     def _check_all_computer(self) -> None:
         """Refuse a game without a person (or beyond the quota of all-computer games)."""
@@ -392,7 +443,10 @@ class GameService:
         live = self._live.get(gid)
         if live is not None:
             live.used = time.monotonic()
+            if self.cluster is not None:  # another process may have changed it
+                await self.cluster.refresh(live)
             self._kick_computers(live)  # e.g. after a storage failure stopped the computer
+            await self.settle_time(live)
             return live
         lock = self._loading.setdefault(gid, asyncio.Lock())
         async with lock:
@@ -420,6 +474,7 @@ class GameService:
             self._evict()
         async with live.lock:
             self._kick_computers(live)
+        await self.settle_time(live)
         return live
 
     def _evict(self) -> None:
@@ -454,13 +509,16 @@ class GameService:
             result = {"winners": list(ending.winners),
                       "scores": None if scores is None else list(scores),
                       "reason": ending.reason, "how": ending.how,
-                      "line": ending.result_line()}
+                      "line": ending.result_line(), **self.result_words(live)}
         to_move = table.to_move()
         legal: list[str] = []
         if seat is not None and to_move == seat and not table.seats[seat].is_computer:
             legal = sorted(str(m) for m in game.legal_moves())
         events = [e.to_json() for e in table.events[-EVENTS_SHOWN:]
                   if e.text and (e.kind != "move" or history is not None)]
+        for e in events:
+            if e["kind"] == "draw_declined":
+                e["kind"] = "declined"  # the contract's name (issue 17)
         return {
             "id": live.id,
             "game": live.entry.id,
@@ -487,6 +545,7 @@ class GameService:
             "arranged": table.arranged,
             "fairness": self.fairness(live),
             "view": view,
+            **self.table_extras(live, seat, history),
         }
 
     def fairness(self, live: LiveGame) -> dict[str, Any] | None:
@@ -624,7 +683,9 @@ class GameService:
         done = [(table.movers[i], history[i]) for i in range(first, len(history))]
         try:
             await self._write_moves((live.id, first, done, table.to_json(), table.over(),
-                                     table.version))
+                                     table.version, before["version"]))
+        except StaleWrite:  # another server process changed the game first
+            raise await overtaken(self, live) from None
         except Exception:
             self._restore(live, before)
             raise ApiError(503, "storage", "the move could not be stored; try again") from None
@@ -636,7 +697,9 @@ class GameService:
             await self._in_db(self.store.save_state, live.id, len(table.game.history),
                               table.to_json(), table.over(), table.version,
                               table.ending.reason if table.ending is not None
-                              and table.ending.how != "rules" else None)
+                              and table.ending.how != "rules" else None, before["version"])
+        except StaleWrite:  # another server process changed the game first
+            raise await overtaken(self, live) from None
         except Exception:
             self._restore(live, before)
             raise ApiError(503, "storage", "the change could not be stored; try again") \
@@ -681,6 +744,9 @@ class GameService:
     # --- computer seats -------------------------------------------------------------------------
     def _kick_computers(self, live: LiveGame) -> None:
         """Start the computer player task if a computer is to move (call with the lock held)."""
+        if self.cluster is not None:  # a job in the database, for any process to take
+            self.cluster.kick(live)
+            return
         if self._closed or live.computer_task is not None:
             return
         if live.table.computer_to_move() is not None:
@@ -836,32 +902,274 @@ class GameService:
                 "to_move": game.current_player() if not game.is_terminal() else None,
                 "view": view}
 
+    # --- clocks, presence and the move log (issue 17) -------------------------------------------
+    def table_extras(self, live: LiveGame, seat: int | None, history: list[str] | None
+                     ) -> dict[str, Any]:
+        """The payload's fields of issue 17 (docs/SERVER.md): the move log in words and its last
+        turn, the clock, presence, the computer thinking, and whether the bearer only watches."""
+        table = live.table
+        entries = self.move_log(live, history)
+        clock = table.clock
+        thinking = (table.computer_to_move() if live.computer_task is not None
+                    and not table.over() else None)
+        return {
+            "spectator": seat is None,
+            "log": entries,
+            "last": entries[-1] if entries else None,
+            "clock": clock.payload(time.time()) if clock is not None else None,
+            "presence": self.presence(live),
+            "thinking": thinking,
+        }
+
+    def presence(self, live: LiveGame) -> list[bool]:
+        """Per seat: a socket of it is connected, or it is a computer's."""
+        here = set(live.sockets.values())
+        return [r.kind == "computer" or i in here for i, r in enumerate(live.records)]
+
+    def result_words(self, live: LiveGame) -> dict[str, Any]:
+        """The result's ``text`` (in words, without rule IDs), the deciding ``rule`` and the
+        pieces that decided it (``highlight``, from ``Game.highlights()``)."""
+        table = live.table
+        ending = table.ending
+        if ending is None:
+            return {}
+        found = RULE_ID.search(ending.reason)
+        reason = _RULE_REFS.sub("", ending.reason).strip()
+        if ending.how == "rules" and ending.winners:
+            who = " and ".join(live.entry.seat_name(w) for w in ending.winners)
+            text = ngettext("{who} wins: {reason}", "{who} win: {reason}",
+                            len(ending.winners)).format(who=who, reason=reason)
+        elif ending.how == "rules" and table.game.num_players > 1:
+            text = _("no winner: {reason}").format(reason=reason)
+        else:
+            text = reason
+        highlight: list[str] = []
+        if table.game.is_terminal():
+            with contextlib.suppress(Exception):  # the end screen never fails on a mark
+                highlight = [str(h) for h in table.game.highlights()]
+        return {"text": text, "rule": found.group(0) if found else None,
+                "highlight": highlight}
+
+    def move_log(self, live: LiveGame, history: list[str] | None
+                 ) -> list[dict[str, Any]] | None:
+        """The move log in words, one entry per turn (consecutive plies of one seat), over the
+        moves ``history`` the seat may see (``None``: hidden, no log)."""
+        if history is None:
+            return None
+        table = live.table
+        texts = self._log_texts(live)
+        entries: list[dict[str, Any]] = []
+        for i, move in enumerate(history[: len(texts)]):
+            p = table.movers[i] if i < len(table.movers) else None
+            if entries and entries[-1]["player"] == p:
+                last = entries[-1]
+                last["to_ply"] = i + 1
+                last["moves"].append(move)
+                last["texts"].append(texts[i])
+                continue
+            entries.append({"turn": len(entries) + 1, "player": p,
+                            "seat": live.entry.seat_name(p) if p is not None else None,
+                            "from_ply": i + 1, "to_ply": i + 1, "moves": [move],
+                            "texts": [texts[i]]})
+        return entries
+
+    def _log_texts(self, live: LiveGame) -> list[str]:
+        """``Game.describe`` of every move of the game in the current language, each on the
+        position before it; cached per language and extended incrementally (an undo keeps the
+        common beginning)."""
+        game = live.game
+        lang = language()
+        moves = [str(m) for m in game.history]
+        done, texts = live.log_texts.get(lang, ([], []))
+        k = 0
+        while k < min(len(done), len(moves)) and done[k] == moves[k]:
+            k += 1
+        if k == len(moves) and len(texts) >= k:
+            return texts[:k]
+        texts = texts[:k]
+        try:
+            g = game.clone()
+            for _i in range(len(moves) - k):
+                g.undo()
+            for move in game.history[k:]:
+                texts.append(g.describe(move))
+                g.apply_unchecked(move)
+        except Exception:  # a game that cannot step back: plain notation for the rest
+            texts += [_("{seat} plays {move}").format(
+                seat=live.entry.seat_name(live.table.movers[i]), move=moves[i])
+                if i < len(live.table.movers) else moves[i]
+                for i in range(len(texts), len(moves))]
+        live.log_texts[lang] = (moves, texts)
+        return texts
+
+    async def settle_time(self, live: LiveGame) -> bool:
+        """End the game when the running seat's flag has fallen (a stored change like any
+        other, then pushed), and keep the timer armed; answers whether it ended now."""
+        table = live.table
+        clock = table.clock
+        ended = False
+        if clock is not None and not table.over() and clock.flagged(time.time()) is not None:
+            async with live.lock:
+                before = self._snapshot(live)
+                if live.table.check_time(time.time()) is not None:
+                    if live.computer_task is not None:
+                        live.computer_task.cancel()
+                        live.computer_task = None
+                    try:
+                        await self._store_state(live, before)
+                        ended = True
+                    except ApiError:
+                        pass  # storage failed: the table went back; the next request retries
+            if ended:
+                await self.broadcast(live)
+        self._arm_clock(live)
+        return ended
+
+    def _arm_clock(self, live: LiveGame) -> None:
+        """Keep one timer per live game whose clock runs: it ends the game on time even when
+        nobody sends anything."""
+        clock = live.table.clock
+        at = clock.falls_at() if clock is not None and not live.table.over() else None
+        task = live.clock_task
+        if task is not None and not task.done():
+            if at is not None and getattr(task, "rulebox_at", None) == at:
+                return
+            task.cancel()
+        live.clock_task = None
+        if at is None or self._closed:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        live.clock_task = loop.create_task(self._clock_timer(live, at))
+        live.clock_task.rulebox_at = at  # type: ignore[attr-defined]
+
+    async def _clock_timer(self, live: LiveGame, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.time()) + 0.05)
+        live.clock_task = None
+        with contextlib.suppress(Exception):
+            await self.settle_time(live)
+
+    def _announce_presence(self, live: LiveGame, seat: int, kind: str) -> None:
+        """A presence event (``joined``, ``left``, ``back``) in the table's events, not a
+        change of the game (no new version)."""
+        name = live.table.name(seat)
+        text = {"joined": _("{name} joined"), "left": _("{name} left"),
+                "back": _("{name} is back")}[kind].format(name=name)
+        live.table._event(kind, text, seat)
+
+    def _came(self, live: LiveGame, seat: int | None) -> bool:
+        """A socket of ``seat`` came: cancel its pending "left"; answers whether to tell."""
+        if seat is None or live.hotseat or live.records[seat].kind == "computer":
+            return False
+        pending = live.leaving.pop(seat, None)
+        if pending is not None:
+            pending.cancel()
+        state = live.seen.get(seat)
+        if state == "in":
+            return False
+        self._announce_presence(live, seat, "back" if state == "left" else "joined")
+        live.seen[seat] = "in"
+        return True
+
+    def _went(self, live: LiveGame, seat: int | None) -> None:
+        """The last socket of ``seat`` went: tell the others after :data:`PRESENCE_GRACE`."""
+        if seat is None or live.hotseat or seat in live.sockets.values() \
+                or seat in live.leaving or live.seen.get(seat) != "in":
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        live.leaving[seat] = loop.create_task(self._leave_later(live, seat))
+
+    async def _leave_later(self, live: LiveGame, seat: int) -> None:
+        await asyncio.sleep(PRESENCE_GRACE)
+        live.leaving.pop(seat, None)
+        if seat in live.sockets.values() or self._closed:
+            return
+        async with live.lock:
+            self._announce_presence(live, seat, "left")
+            live.seen[seat] = "left"
+        await self.broadcast(live)
+
+    async def mine(self, games: Any) -> dict[str, Any]:
+        """``POST /api/games/mine``: the games this browser sits at (``{"id", "token"}`` each,
+        at most :data:`MAX_MINE`), each as the lobby lists it; unknown ids and bad tokens are
+        left out."""
+        if not isinstance(games, list) or len(games) > MAX_MINE:
+            raise ApiError(400, "malformed", _("games is a list of at most {n} entries")
+                           .format(n=MAX_MINE))
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for item in games:
+            if not isinstance(item, dict):
+                continue
+            gid, token = item.get("id"), item.get("token")
+            if not isinstance(gid, str) or not gid.isalnum() or len(gid) > 32 or gid in seen \
+                    or not (token is None or isinstance(token, str)):
+                continue
+            seen.add(gid)
+            try:
+                live = await self.live(gid)
+                seat = live.seat_of(token or None)
+            except ApiError:
+                continue
+            table = live.table
+            to_move = table.to_move()
+            words = self.result_words(live) if table.over() else {}
+            out.append({
+                "id": gid, "game": live.entry.id, "title": live.entry.title, "you": seat,
+                "seat_name": live.entry.seat_name(seat) if seat is not None else None,
+                "to_move": to_move,
+                "your_turn": seat is not None and to_move == seat,
+                "over": table.over(), "result_line": words.get("text"),
+                "ply": len(table.game.history), "updated_at": table.updated,
+            })
+        return {"games": out}
+
     # --- sockets -------------------------------------------------------------------------------
     async def attach(self, live: LiveGame, ws: Any, seat: int | None) -> dict[str, Any]:
-        """Register a socket for a seat; answers the payload to send first."""
+        """Register a socket for a seat, in the language of the current context (its
+        ``?lang=``); answers the payload to send first. A seat's first socket, or one after it
+        was told gone, is announced to the others (``joined``, ``back``)."""
         async with live.lock:
+            tell = self._came(live, seat)
             live.sockets[ws] = seat
-            return self.payload(live, seat)
+            live.langs[ws] = language()
+            first = self.payload(live, seat)
+        if tell:
+            asyncio.get_running_loop().create_task(self.broadcast(live))
+        return first
 
     def detach(self, live: LiveGame, ws: Any) -> None:
-        """Forget a socket."""
-        live.sockets.pop(ws, None)
+        """Forget a socket; a seat without sockets is told gone after a grace period."""
+        if ws not in live.sockets:
+            return
+        seat = live.sockets.pop(ws, None)
+        live.langs.pop(ws, None)
+        self._went(live, seat)
 
     async def broadcast(self, live: LiveGame) -> None:
-        """Send every socket its own seat's payload (built from that seat's view only)."""
+        """Send every socket its own seat's payload (built from that seat's view only, in the
+        socket's language)."""
+        self._arm_clock(live)
         async with live.lock:
             if not live.sockets:
                 return
-            by_seat: dict[int | None, dict[str, Any]] = {}
-            targets = list(live.sockets.items())
-            for _, seat in targets:
-                if seat not in by_seat:
-                    by_seat[seat] = {"type": "state", **self.payload(live, seat)}
+            by_seat: dict[tuple[int | None, str], dict[str, Any]] = {}
+            targets = [(ws, (seat, live.langs.get(ws, "en")))
+                       for ws, seat in live.sockets.items()]
+            for _ws, key in targets:
+                if key not in by_seat:
+                    with use_language(key[1]):
+                        by_seat[key] = {"type": "state", **self.payload(live, key[0])}
         sends: list[Awaitable[Any]] = [
-            _send(ws, by_seat[seat]) for ws, seat in targets
+            _send(ws, by_seat[key]) for ws, key in targets
         ]
         results = await asyncio.gather(*sends, return_exceptions=True)
-        for (ws, _), res in zip(targets, results, strict=True):
+        for (ws, _key), res in zip(targets, results, strict=True):
             if isinstance(res, BaseException):
                 self.detach(live, ws)
 
