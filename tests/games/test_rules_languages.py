@@ -48,8 +48,9 @@ def first_seen(text: str) -> list[str]:
 
 
 def rule_items(text: str) -> list[str]:
-    """The rule IDs that open a list item (``- **CR-4** ...``), in order."""
-    return re.findall(r"^\s*- \*\*(" + ID[2:-2] + r")\*\*", text, flags=re.M)
+    """The rule IDs that open a list item (``- **CR-4** ...``, ``- **S36-1 Removing ...``), in
+    order."""
+    return re.findall(r"^\s*- \*\*(" + ID[2:-2] + r")\b", text, flags=re.M)
 
 
 def headings(text: str) -> list[int]:
