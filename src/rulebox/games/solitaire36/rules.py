@@ -63,6 +63,9 @@ from rulebox.games.solitaire36.moves import (
     parse_s36_move,
 )
 from rulebox.games.solitaire36.reach import impossibility
+from rulebox.games.solitaire36.words import SEAT_NAMES
+from rulebox.games.solitaire36.words import describe as _describe
+from rulebox.games.solitaire36.words import highlights as _highlights
 
 EMPTY = -1
 """The colour of an empty cell."""
@@ -173,6 +176,7 @@ class Solitaire36(Game):
     """Every move uses up one card (S36-1, S36-3); the largest deck (green=3) has 54."""
     return_bounds = (-1.0, 1.0)
     has_hidden_information = True
+    seat_names = SEAT_NAMES
 
     # --- set-up -------------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -587,6 +591,13 @@ class Solitaire36(Game):
 
     def position_key(self) -> Any:
         return (tuple(self._grid), tuple(sorted(self._faceup)), tuple(self._pile))
+
+    # --- in words (issue 17; the texts live in words.py) ---------------------------------------
+    def describe(self, move: Any) -> str:
+        return _describe(self, self.as_move(move))
+
+    def highlights(self) -> list[str]:
+        return _highlights(self)
 
 
 def _check_deck(given: Sequence[int], cards: list[int], green: int) -> None:

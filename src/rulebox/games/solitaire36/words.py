@@ -1,0 +1,53 @@
+"""36 to 1 in words (issue 17): each move as the player says it, and the cubes left at the end.
+
+``describe`` is called on the position before the move: ``player plays Y4 on the yellow cube on
+c2 (34 cubes left)``, ``player discards W1 (it can take no cube) and draws a new card``. It names
+only the face-up card played and the grid: never the card drawn to replace it (before the move
+that card is still in the pile, whose order is hidden; the view shows it once it lies face up).
+``highlights`` names the cells of the cubes left in a finished game: the last cube of a win,
+the cubes that could not be taken in a loss.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulebox.games.solitaire36.board import CARD_CODES, CELL_NAMES, bits
+from rulebox.games.solitaire36.moves import S36Move
+from rulebox.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from rulebox.games.solitaire36.rules import Solitaire36
+
+SEAT_NAMES: tuple[str, ...] = (N_("player"),)
+"""The one seat of the solitaire."""
+
+CUBE_WORDS: tuple[str, ...] = (
+    N_("the red cube on {cell}"), N_("the yellow cube on {cell}"),
+    N_("the green cube on {cell}"), N_("the blue cube on {cell}"),
+    N_("the black cube on {cell}"), N_("the white cube on {cell}"),
+)
+"""A cube by colour (the order of ``board.COLOURS``), translated where shown."""
+
+
+def describe(game: Solitaire36, move: S36Move) -> str:
+    """``move`` (legal in ``game``) in words: the card played and the cube it takes, or the
+    discard."""
+    seat = game.seat_name(0)
+    card = CARD_CODES[move.card]
+    if move.is_discard:
+        return _("{seat} discards {card} (it can take no cube) and draws a new card").format(
+            seat=seat, card=card)
+    cube = _(CUBE_WORDS[game.cube(move.cell)]).format(cell=CELL_NAMES[move.cell])
+    left = game.cubes_left() - 1
+    return ngettext("{seat} plays {card} on {cube} ({n} cube left)",
+                    "{seat} plays {card} on {cube} ({n} cubes left)", left).format(
+        seat=seat, card=card, cube=cube, n=left)
+
+
+def highlights(game: Solitaire36) -> list[str]:
+    """The cells of the cubes left in a finished game (one for a win), rank 1 first; ``[]``
+    while it goes on."""
+    if game.outcome() is None:
+        return []
+    return [CELL_NAMES[c] for c in bits(game.occupied())]
