@@ -91,12 +91,18 @@ def test_headings_and_notation_unchanged(game: str, lang: str) -> None:
     assert headings(text) == headings(en)
     missing = code_spans(en) - code_spans(text)
     assert not missing, f"{game} {lang}: notation changed or dropped: {sorted(missing)}"
-    # tables (Columba's notation) keep their rows and their first column
-    def rows(t: str) -> list[str]:
-        return [line.split("|")[1] for line in t.splitlines()
-                if line.startswith("|") and "`" in line.split("|")[1]]
+    # the notation tables keep their rows, each with its notation in order
+    def rows(t: str) -> list[list[str]]:
+        return [re.findall(r"`([^`]+)`", line) for line in t.splitlines()
+                if line.startswith("|") and "`" in line]
 
     assert rows(text) == rows(en)
+    # drawings (Discs' board) keep their lines; only a legend right of the board is translated
+    def drawings(t: str) -> list[list[str]]:
+        blocks = re.findall(r"^```\n(.*?)^```", t, flags=re.M | re.S)
+        return [[line[:34].rstrip() for line in b.splitlines()] for b in blocks]
+
+    assert drawings(text) == drawings(en)
 
 
 @pytest.mark.parametrize("game", GAMES)
