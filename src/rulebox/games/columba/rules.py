@@ -92,6 +92,9 @@ from rulebox.games.columba.territory import (
     joins_estates,
 )
 from rulebox.games.columba.turn import Snapshot, action_problem, play
+from rulebox.games.columba.words import SEAT_NAMES
+from rulebox.games.columba.words import describe as _describe
+from rulebox.games.columba.words import highlights as _highlights
 
 __all__ = ["ACTIONS", "COTES", "FALCON", "FALCONS", "FIELD", "GOAL_PHASE", "KIND_NAMES", "OVER",
            "PENALTY", "PHASES", "PLACE", "ROLES", "SEATS", "TILE", "TILES_PER_COLOUR", "WILD",
@@ -137,6 +140,7 @@ class Columba(Game):
     max_moves = 3000
     return_bounds = (-1.0, 1.0)
     has_hidden_information = True
+    seat_names = SEAT_NAMES
 
     # --- set-up -------------------------------------------------------------------------------
     @property
@@ -1073,6 +1077,13 @@ class Columba(Game):
             tuple((k, tuple(v)) for k, v in sorted(self._under.items())), self._power,
             self._marshal, self._second, tuple(self._roles), tuple(sorted(self._freed)),
         )
+
+    # --- in words (issue 17; the texts live in words.py) ---------------------------------------
+    def describe(self, move: Any) -> str:
+        return _describe(self, self.as_move(move))
+
+    def highlights(self) -> list[str]:
+        return _highlights(self)
 
     # --- the text diagram ----------------------------------------------------------------------
     def diagram(self) -> str:
