@@ -31,6 +31,7 @@ from rulebox.core.errors import (
     StateError,
 )
 from rulebox.core.options import OptionSpec, parse_options, show_options
+from rulebox.i18n import _
 
 TERMINAL = -1
 """``current_player()`` when the game is over."""
@@ -162,7 +163,7 @@ class Game(abc.ABC):
         moves."""
         if move in self.legal_moves():
             return None
-        return Illegal(f"{move} is not a legal move here", "?")
+        return Illegal(_("{move} is not a legal move here").format(move=move), "?")
 
     @abc.abstractmethod
     def apply_unchecked(self, move: Any) -> None:
@@ -184,7 +185,7 @@ class Game(abc.ABC):
     def parse(self, text: str) -> Any:
         """Resolve ``text`` to a legal move: syntax first, then legality."""
         if not isinstance(text, str):
-            raise InvalidMoveError(repr(text), "a move is text")
+            raise InvalidMoveError(repr(text), _("a move is text"))
         if self.is_terminal():
             raise GameOverError(self._end_text())
         move = self.parse_move(text)
@@ -207,7 +208,7 @@ class Game(abc.ABC):
     def undo(self) -> Any:
         """Take back the last move (with any card it drew) and return it."""
         if len(self._history) <= self._undo_floor:
-            raise NothingToUndoError("there is no move to undo")
+            raise NothingToUndoError(_("there is no move to undo"))
         self._undo_last()
         move = self._history.pop()
         if getattr(self, "_texts_of", None) is self._history and len(self._texts) > len(
@@ -280,7 +281,8 @@ class Game(abc.ABC):
         key = "".join(text.split()).lower()
         hits = [m for m in self.legal_moves() if "".join(str(m).split()).lower() == key]
         if len(hits) > 1:
-            raise AmbiguousMoveError(f"{text!r} could mean " + " or ".join(map(str, hits)))
+            raise AmbiguousMoveError(_("{text!r} could mean {map}").format(
+                                         text=text, map=" or ".join(map(str, hits))))
         return hits[0] if hits else None
 
     # --- copies and serialisation -----------------------------------------------------------
@@ -335,11 +337,13 @@ class Game(abc.ABC):
         is a drawn position: it is taken as given (and validated by the game).
         """
         if not isinstance(data, dict):
-            raise StateError("a state is a JSON object")
+            raise StateError(_("a state is a JSON object"))
         if data.get("game") != cls.id:
-            raise StateError(f"this state is for {str(data.get('game'))[:40]!r}, not {cls.id!r}")
+            raise StateError(_("this state is for {get!r}, not {id!r}").format(
+                                 get=str(data.get('game'))[:40], id=cls.id))
         if data.get("format", STATE_FORMAT) != STATE_FORMAT:
-            raise StateError(f"unknown state format {str(data.get('format'))[:20]!r}")
+            raise StateError(_("unknown state format {get!r}").format(
+                                 get=str(data.get('format'))[:20]))
         options = data.get("options", {})
         history = data.get("history", [])
         position = data.get("position")
@@ -348,18 +352,18 @@ class Game(abc.ABC):
             isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool)
             for k, v in options.items()
         ):
-            raise StateError("options must be an object of key=value text")
+            raise StateError(_("options must be an object of key=value text"))
         if not isinstance(history, list) or not all(isinstance(m, str) for m in history):
-            raise StateError("history must be a list of moves in notation")
+            raise StateError(_("history must be a list of moves in notation"))
         if not isinstance(position, dict):
-            raise StateError("the state has no position object")
+            raise StateError(_("the state has no position object"))
         if start is not None and not isinstance(start, dict):
-            raise StateError("start must be a position object")
+            raise StateError(_("start must be a position object"))
         text_options = {k: str(v) for k, v in options.items()}
         try:
             game = cls.new(text_options)
         except RuleboxError as e:
-            raise StateError(f"bad options in state: {e}") from None
+            raise StateError(_("bad options in state: {e}").format(e=e)) from None
         # an explicit start is kept even when it equals the options' start, so that the state
         # round-trips exactly; a bare position is a drawn start only if it differs
         if start is not None:
@@ -371,10 +375,11 @@ class Game(abc.ABC):
                 game.apply(text)
             except RuleboxError as e:
                 raise StateError(
-                    f"the state's history does not replay: move {i} ({text[:40]!r}): {e}"
+                    _("the state's history does not replay: move {i} ({text!r}): {e}").format(
+                        i=i, text=text[:40], e=e)
                 ) from None
         if (history or start is not None) and game.position_json() != position:
-            raise StateError("the state's history does not lead to its position")
+            raise StateError(_("the state's history does not lead to its position"))
         return game
 
     def _load_drawn(self, position: dict[str, Any]) -> None:
@@ -384,7 +389,8 @@ class Game(abc.ABC):
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise StateError(f"corrupt position: {type(e).__name__}: {e}") from None
+            raise StateError(_("corrupt position: {name}: {e}").format(
+                                 name=type(e).__name__, e=e)) from None
         self._history = []
         self._drawn_start = self.position_json()
 
@@ -408,9 +414,10 @@ class Game(abc.ABC):
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
-            raise StateError(f"{cls.id}: not a diagram: {text[:40]!r}") from None
+            raise StateError(_("{id}: not a diagram: {text!r}").format(
+                id=cls.id, text=text[:40])) from None
         if not isinstance(data, dict):
-            raise StateError(f"{cls.id}: a diagram of this game is a JSON object")
+            raise StateError(_("{id}: a diagram of this game is a JSON object").format(id=cls.id))
         return data, {}
 
     @classmethod
@@ -421,15 +428,17 @@ class Game(abc.ABC):
         malformed diagram or one that breaks the rules, or one whose implied options contradict
         ``options``."""
         if not isinstance(text, str):
-            raise StateError("a diagram is text")
+            raise StateError(_("a diagram is text"))
         if len(text) > MAX_DIAGRAM:
-            raise StateError(f"a diagram is at most {MAX_DIAGRAM} characters")
+            raise StateError(_("a diagram is at most {max_diagram} characters").format(
+                                 max_diagram=MAX_DIAGRAM))
         position, implied = cls._read_diagram(" ".join(text.split()))
         given = {str(k): v for k, v in (options or {}).items()}
         for key, value in implied.items():
             if key in given and str(given[key]).strip().lower() != value:
                 raise StateError(
-                    f"the diagram says {key}={value}, but the options say {key}={given[key]}"
+                    _("the diagram says {key}={value}, but the options say "
+                      "{key}={given}").format(key=key, value=value, given=given[key])
                 )
             given[key] = value
         game = cls.new(given)

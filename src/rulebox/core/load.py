@@ -18,6 +18,7 @@ from typing import Any
 from rulebox.core.errors import StateError, UnknownNameError
 from rulebox.core.game import MAX_DIAGRAM, Game
 from rulebox.core.registry import GameEntry, game_entry
+from rulebox.i18n import _
 
 _OPTION = re.compile(r"^[a-z_][a-z0-9_]*=", re.IGNORECASE)
 
@@ -26,30 +27,31 @@ def load_any(text: str) -> Game:
     """The game that ``text`` writes (a JSON state or ``<game> [key=value ...] <diagram>``);
     ``StateError`` (a ``RuleboxError``) for anything else, with the reason."""
     if not isinstance(text, str):
-        raise StateError("a state or diagram is text")
+        raise StateError(_("a state or diagram is text"))
     text = text.strip()
     if len(text) > MAX_DIAGRAM * 50:
-        raise StateError("the state is too long")
+        raise StateError(_("the state is too long"))
     if text.startswith("{"):
         try:
             data: Any = json.loads(text)
         except (ValueError, RecursionError) as e:
-            raise StateError(f"not valid JSON: {e}") from None
+            raise StateError(_("not valid JSON: {e}").format(e=e)) from None
         if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-            raise StateError('a state is a JSON object with a "game" field')
+            raise StateError(_("a state is a JSON object with a \"game\" field"))
         return _entry(data["game"]).cls.from_json(data)
     words = text.split()
     if not words:
-        raise StateError("write a JSON state or <game> [key=value ...] <diagram>")
+        raise StateError(_("write a JSON state or <game> [key=value ...] <diagram>"))
     cls = _entry(words[0]).cls
     options: dict[str, str] = {}
     rest = words[1:]
     while rest and _OPTION.match(rest[0]):
-        key, _, value = rest.pop(0).partition("=")
+        key, _sep, value = rest.pop(0).partition("=")
         options[key.lower()] = value
     if not rest:
-        raise StateError(f"no diagram after the game and its options; e.g. {cls.id} "
-                         f"{cls.new({'seed': '0'}).diagram()}")
+        raise StateError(_("no diagram after the game and its options; e.g. {id} "
+                           "{diagram}").format(
+                             id=cls.id, diagram=cls.new({'seed': '0'}).diagram()))
     return cls.from_diagram(" ".join(rest), options)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from rulebox.core.errors import OptionError
 from rulebox.core.rng import SEED_LIMIT, fresh_seed
+from rulebox.i18n import _
 
 
 @dataclass(frozen=True)
@@ -66,18 +67,20 @@ def parse_options(
         spec = by_name.get(key_l)
         if spec is None:
             known = ", ".join(sorted(by_name))
-            raise OptionError(f"{game_id} has no option {str(key)[:40]!r} (options: {known})")
+            raise OptionError(_("{game_id} has no option {key!r} (options: {known})").format(
+                                  game_id=game_id, key=str(key)[:40], known=known))
         if isinstance(value, str):
             text = value.strip()
             if spec.choices and text.lower() not in spec.choices:
                 raise OptionError(
-                    f"{spec.name}={text[:40]!r} is not allowed; choose one of "
-                    + "|".join(spec.choices)
+                    _("{name}={text!r} is not allowed; choose one of {choices}").format(
+                        name=spec.name, text=text[:40], choices="|".join(spec.choices))
                 )
             try:
                 out[spec.name] = spec.parse(text.lower() if spec.choices else text)
             except ValueError as e:
-                raise OptionError(f"bad option {spec.name}={text[:40]!r}: {e}") from None
+                raise OptionError(_("bad option {name}={text!r}: {e}").format(
+                                      name=spec.name, text=text[:40], e=e)) from None
         else:
             out[spec.name] = value
     for spec in by_name.values():

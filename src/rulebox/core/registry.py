@@ -10,6 +10,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import UnknownNameError
+from rulebox.i18n import _
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -97,7 +98,8 @@ def game_entry(game_id: str) -> GameEntry:
     if key not in _GAMES:
         shown = key if len(key) <= 30 else key[:27] + "..."
         raise UnknownNameError(
-            f"unknown game {shown!r} (games: {', '.join(game_ids())})"
+            _("unknown game {shown!r} (games: {game_ids})").format(
+                shown=shown, game_ids=', '.join(game_ids()))
         )
     return _GAMES[key]
 

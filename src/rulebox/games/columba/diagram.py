@@ -55,6 +55,7 @@ from rulebox.core.errors import StateError
 from rulebox.games.columba.cards import CARDS, COLOURS
 from rulebox.games.columba.officia import ROLES
 from rulebox.games.columba.pieces import COTES, FALCONS, PHASES, TILES_PER_COLOUR
+from rulebox.i18n import _
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """The letters naming the cards of field 5, in order."""
@@ -175,7 +176,8 @@ def write(pos: dict[str, Any], n: int, kids: bool, pond: bool) -> str:
 
 
 def _bad(why: str) -> StateError:
-    return StateError(f"columba diagram: {why} (see rulebox.games.columba.diagram)")
+    return StateError(_("columba diagram: {why} (see rulebox.games.columba.diagram)").format(
+                          why=why))
 
 
 def _square(text: str, what: str) -> str:

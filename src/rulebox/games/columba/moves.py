@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.games.columba.cards import COLOUR_INDEX, COLOURS, key, xy
+from rulebox.i18n import _
 
 VERBS = ("place", "goal", "nogoal", "cote", "tile", "buy", "raise", "falcon", "end",
          "architect", "farmerswife", "marshal", "peasant", "thief")
@@ -140,13 +141,15 @@ HELP = ("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile 
 def _square(text: str, xs: str, ys: str) -> int:
     x, y = int(xs), int(ys)
     if not (-_LIMIT < x < _LIMIT and -_LIMIT < y < _LIMIT):
-        raise InvalidMoveError(text, f"square {x},{y} is far outside any territory")
+        raise InvalidMoveError(text, _("square {x},{y} is far outside any territory").format(
+                                         x=x, y=y))
     return key(x, y)
 
 
 def _colour(text: str, letter: str) -> int:
     if letter.upper() not in COLOUR_INDEX:
-        raise InvalidMoveError(text, f"pigeon colours are {', '.join(COLOURS)}")
+        raise InvalidMoveError(text, _("pigeon colours are {colours}").format(
+                                         colours=', '.join(COLOURS)))
     return COLOUR_INDEX[letter.upper()]
 
 
@@ -165,7 +168,8 @@ def parse_columba_move(text: str) -> ColumbaMove:
     if m:
         deg = int(m.group(3) or 0)
         if deg not in (0, 90, 180, 270):
-            raise InvalidMoveError(text, "turn the card r0, r90, r180 or r270 (degrees clockwise)")
+            raise InvalidMoveError(text, _("turn the card r0, r90, r180 or r270 "
+                                           "(degrees clockwise)"))
         return ColumbaMove("place", _square(text, m.group(1), m.group(2)), deg // 90)
     m = _COTE.match(t)
     if m:
@@ -198,7 +202,7 @@ def parse_columba_move(text: str) -> ColumbaMove:
     if m:
         return ColumbaMove("thief", 0, _colour(text, m.group(2)), int(m.group(1)))
     if len(text) > 200:
-        raise InvalidMoveError(text, "too long")
+        raise InvalidMoveError(text, _("too long"))
     return _explain_bad(text, t)
 
 

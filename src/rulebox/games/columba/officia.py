@@ -17,6 +17,7 @@ from rulebox.games.columba.cards import CARDS, COLOUR_NAMES, sq_text
 from rulebox.games.columba.moves import ColumbaMove, shared_move
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE
 from rulebox.games.columba.territory import Cotes, find_regions
+from rulebox.i18n import _
 
 if TYPE_CHECKING:
     from rulebox.games.columba.rules import Columba
@@ -50,14 +51,15 @@ def deal_roles(g: Columba, n: int) -> list[str]:
     officia = bool(g.opts.get("officia"))
     given = g.opts.get("roles")
     if given is not None and not officia:
-        raise OptionError("roles= needs officia=1 [CB-15]")
+        raise OptionError(_("roles= needs officia=1") + " [CB-15]")
     if officia and g.opts.get("variant") == "kids":
-        raise OptionError("the children's game has no Officia (no tiles) [CB-13]")
+        raise OptionError(_("the children's game has no Officia (no tiles)") + " [CB-13]")
     if not officia:
         return []
     if given is not None:
         if len(given) != n:
-            raise OptionError(f"roles= must name {n} roles, one per seat [CB-16]")
+            raise OptionError(_("roles= must name {n} roles, one per seat").format(
+                                  n=n) + " [CB-16]")
         return list(given)
     dealt = rng(g.opts["seed"], "columba-roles").sample(ROLES, n)
     g.opts["roles"] = tuple(dealt)  # in force, so `new` echoes it
@@ -83,80 +85,82 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
     """Why ``p`` may not use this Officia power now (CB-15), or ``None``."""
     v = move.verb
     if not g._roles:
-        return "this game has no Officia roles (officia=0)", "CB-15"
+        return _("this game has no Officia roles (officia=0)"), "CB-15"
     if g._roles[p] != v:
-        return f"that is the {v}'s power; you are the {g._roles[p]}", "CB-15"
+        return _("that is the {v}'s power; you are the {role}").format(
+            v=v, role=g._roles[p]), "CB-15"
     if g._power:
-        return f"the {v}'s power is used once per turn", "CB-15"
+        return _("the {v}'s power is used once per turn").format(v=v), "CB-15"
     if g._phase == GOAL_PHASE:
-        return "your objective is complete: say goal or nogoal first", "CB-4"
+        return _("your objective is complete: say goal or nogoal first"), "CB-4"
     c = COLOUR_NAMES[move.arg]
     if v == "marshal":
         if g._phase != PLACE:
-            return "the marshal pays before the card is laid", "CB-15"
+            return _("the marshal pays before the card is laid"), "CB-15"
         if not g._reserve[p][move.arg]:
-            return f"you have no {c} tile in your reserve", "CB-15"
+            return _("you have no {c} tile in your reserve").format(c=c), "CB-15"
         where = sq_text(move.sq)
         if move.sq not in g._sq:
-            return f"{where} is empty: there is no pigeon to cover", "CB-15"
+            return _("{where} is empty: there is no pigeon to cover").format(where=where), "CB-15"
         label, _regs, owner = g._regions()
         if not g._coverable(move.sq, p, label, owner):
-            return (f"the card may not cover {where} (a dovecote, a falcon, the Pond, or a "
-                    "square you may not capture in)", "CB-15")
+            return (_("the card may not cover {where} (a dovecote, a falcon, the Pond, "
+                      "or a square you may not capture in)").format(where=where), "CB-15")
         if not marshal_can_place(g, move.sq):
-            return f"the card in hand cannot be laid over {where}", "CB-15"
+            return _("the card in hand cannot be laid over {where}").format(where=where), "CB-15"
         return None
     if g._phase != ACTIONS:
-        return f"the {v}'s power comes after the card", "CB-15"
+        return _("the {v}'s power comes after the card").format(v=v), "CB-15"
     if v in ("farmerswife", "thief"):
         obj = g._obj[p]
         if v == "thief":
             victim = move.sq2
             if not 0 <= victim < g.num_players or victim == p:
-                return "steal from another player (a seat number)", "CB-15"
+                return _("steal from another player (a seat number)"), "CB-15"
             if not g._reserve[victim][move.arg]:
-                return f"player {victim} has no {c} tile in reserve", "CB-15"
+                return _("player {victim} has no {c} tile in reserve").format(
+                    victim=victim, c=c), "CB-15"
         elif not g._reserve[p][move.arg]:
-            return f"you have no {c} tile in your reserve", "CB-15"
+            return _("you have no {c} tile in your reserve").format(c=c), "CB-15"
         if obj is None:
-            return "you have no objective to put the tile on", "CB-15"
+            return _("you have no objective to put the tile on"), "CB-15"
         if not any(f == move.arg and not s
                    for f, s in zip(CARDS[obj].fields, g._slots[p], strict=True)):
-            return f"your objective has no free {c} slot", "CB-15"
+            return _("your objective has no free {c} slot").format(c=c), "CB-15"
         return None
     where = sq_text(move.sq)
     cote = g._cotes.get(move.sq)
     if cote is None or cote[0] != p:
-        return f"you have no dovecote on {where}", "CB-15"
+        return _("you have no dovecote on {where}").format(where=where), "CB-15"
     if v == "peasant":
         colour = g._sq[move.sq][1]
         if not g._reserve[p][colour]:
-            return (f"the estate on {where} is {COLOUR_NAMES[colour]}: you have no such "
-                    "tile in reserve", "CB-15")
+            return (_("the estate on {where} is {colour}: you have no such tile in "
+                      "reserve").format(where=where, colour=COLOUR_NAMES[colour]), "CB-15")
         return None
     # the architect
     if not move.arg:
         if cote[1]:
-            return f"the dovecote on {where} is large already", "CB-15"
+            return _("the dovecote on {where} is large already").format(where=where), "CB-15"
         if not g._cotes_left[p][1]:
-            return "you have no large dovecote in reserve", "CB-15"
+            return _("you have no large dovecote in reserve"), "CB-15"
         return None
     dest = move.sq2
     there = sq_text(dest)
     if dest == move.sq:
-        return f"the dovecote is on {there} already", "CB-15"
+        return _("the dovecote is on {there} already").format(there=there), "CB-15"
     if not g._cote_spot(dest):
-        return (f"a dovecote may not stand on {there} (empty, a falcon, a dovecote, or a "
-                "card laid this turn)", "CB-6")
+        return (_("a dovecote may not stand on {there} (empty, a falcon, a dovecote, "
+                  "or a card laid this turn)").format(there=there), "CB-6")
     label, _regs, owner = g._regions()
     if owner[label[dest]] != -1 and label[dest] != label[move.sq]:
-        return f"{there} is in an estate already", "CB-9"
+        return _("{there} is in an estate already").format(there=there), "CB-9"
     if g._turn_tiles:
         cotes = dict(g._cotes)
         del cotes[move.sq]
         cotes[dest] = cote
         if not cotes_after(g, cotes, p):
-            return ("the tiles you laid this turn would no longer belong to an estate",
+            return (_("the tiles you laid this turn would no longer belong to an estate"),
                     "CB-7")
     return None
 

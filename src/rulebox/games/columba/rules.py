@@ -95,6 +95,7 @@ from rulebox.games.columba.turn import Snapshot, action_problem, play
 from rulebox.games.columba.words import SEAT_NAMES
 from rulebox.games.columba.words import describe as _describe
 from rulebox.games.columba.words import highlights as _highlights
+from rulebox.i18n import _
 
 __all__ = ["ACTIONS", "COTES", "FALCON", "FALCONS", "FIELD", "GOAL_PHASE", "KIND_NAMES", "OVER",
            "PENALTY", "PHASES", "PLACE", "ROLES", "SEATS", "TILE", "TILES_PER_COLOUR", "WILD",
@@ -158,7 +159,7 @@ class Columba(Game):
         else:
             cards = list(order)
             if POND_ID in cards and not pond:
-                raise OptionError("the deck lists the Pond (P): add pond=1 [CB-14]")
+                raise OptionError(_("the deck lists the Pond (P): add pond=1") + " [CB-14]")
         self._roles: list[str] = deal_roles(self, n)
         self._friends: tuple[tuple[int, ...], ...] = tuple(
             (p, (p + 2) % 4) if n == 4 else (p,) for p in range(n)
@@ -328,40 +329,43 @@ class Columba(Game):
         s = self._sq[k]
         where = sq_text(k)
         if s[0] == FALCON:
-            return f"a card may not cover the falcon on {where}", "CB-3"
+            return _("a card may not cover the falcon on {where}").format(where=where), "CB-3"
         if k in self._cotes:
-            return f"a card may not cover the dovecote on {where}", "CB-3"
+            return _("a card may not cover the dovecote on {where}").format(where=where), "CB-3"
         if s[4] == POND_ID:
-            return f"nothing may cover the Pond ({where})", "CB-14"
+            return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
         label, _regs, owner = self._regions()
         o = owner[label[k]]
         friends = self._friends[p]
         if s[0] == FIELD:
             if o != -1 and o not in friends:
-                return (f"{where} is in {self._who(o)}'s estate; only its owner may capture "
-                        "there", "CB-10")
+                return (_("{where} is in {who}'s estate; only its owner may capture "
+                          "there").format(where=where, who=self._who(o)), "CB-10")
             return None
         # a domesticated tile
         if s[2] == self._turn:
-            return (f"the tile on {where} was laid this turn; it may be captured a round later "
-                    "at the earliest", "CB-3")
+            return (_("the tile on {where} was laid this turn; it may be captured a "
+                      "round later at the earliest").format(where=where), "CB-3")
         if o == -1:
             if k in self._freed:
                 return None  # (c) a falcon cut it off from every estate
-            return (f"the tile on {where} is in no estate, but no falcon cut it off: it is still "
-                    "domesticated and may not be captured (only a falcon makes a tile wild)",
+            return (_("the tile on {where} is in no estate, but no falcon cut it off: "
+                      "it is still domesticated and may not be captured (only a falcon "
+                      "makes a tile wild)").format(where=where),
                     "CB-3")
         if o == p:
             if s[3] == p and s[2] < self._turn:
                 return None  # (a)
             if s[3] == p:
-                return (f"the tile on {where} was laid this turn; you may capture your own "
-                        "estate's tile only a round later", "CB-3")
-            return (f"the tile on {where} was laid by {self._who(s[3])}; in your own estate "
-                    "you may capture only tiles you laid yourself", "CB-3")
+                return (_("the tile on {where} was laid this turn; you may capture "
+                          "your own estate's tile only a round later").format(where=where), "CB-3")
+            return (_("the tile on {where} was laid by {who}; in your own estate you "
+                      "may capture only tiles you laid yourself").format(
+                        where=where, who=self._who(s[3])), "CB-3")
         if o in friends:
             return None  # (b) the partner's estate
-        return (f"{where} is in {self._who(o)}'s estate; only its owner may capture there",
+        return (_("{where} is in {who}'s estate; only its owner may capture there").format(
+                    where=where, who=self._who(o)),
                 "CB-10")
 
     def _capture_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
@@ -371,8 +375,8 @@ class Columba(Game):
             return self._kids_cover_problem(covered, p)
         obj = self._obj[p]
         if obj is None:
-            return ("you have no objective, so you cannot capture: lay the card so that it "
-                    "covers nothing and touches the territory", "CB-4")
+            return (_("you have no objective, so you cannot capture: lay the card so "
+                      "that it covers nothing and touches the territory"), "CB-4")
         for k in covered:
             why = self._cover_problem(k, p)
             if why:
@@ -391,10 +395,12 @@ class Columba(Game):
                 free[colour] += 1
         for c in range(4):
             if need[c] > free[c]:
-                return (f"the card would capture {need[c]} {COLOUR_NAMES[c]} pigeon(s) but your "
-                        f"objective has {free[c]} free {COLOUR_NAMES[c]} slot(s)", "CB-3")
+                return (_("the card would capture {need} {colour} pigeon(s) but your "
+                          "objective has {free} free {colour} slot(s)").format(
+                            need=need[c], colour=COLOUR_NAMES[c], free=free[c]), "CB-3")
             if wild[c] > self._supply[c]:
-                return (f"the supply has only {self._supply[c]} {COLOUR_NAMES[c]} tile(s) left",
+                return (_("the supply has only {supply} {colour} tile(s) left").format(
+                            supply=self._supply[c], colour=COLOUR_NAMES[c]),
                         "CB-12")
         return None
 
@@ -403,12 +409,14 @@ class Columba(Game):
         for k in covered:
             where = sq_text(k)
             if k in self._cotes:
-                return f"a card may not cover the dovecote on {where}", "CB-13"
+                return _("a card may not cover the dovecote on {where}").format(
+                    where=where), "CB-13"
             if self._sq[k][4] == POND_ID:
-                return f"nothing may cover the Pond ({where})", "CB-14"
+                return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
             o = self.estate_owner(k)
             if o != -1 and o not in self._friends[p]:
-                return f"{where} is in {self._who(o)}'s estate", "CB-13"
+                return _("{where} is in {who}'s estate").format(
+                    where=where, who=self._who(o)), "CB-13"
         return None
 
     def _position_problem(self, k0: int, p: int) -> tuple[str, str] | None:
@@ -418,13 +426,15 @@ class Columba(Game):
         m = self._marshal
         if m is not None:
             if m not in covered:
-                return f"the marshal's card must cover {sq_text(m)}", "CB-15"
+                return _("the marshal's card must cover {square}").format(
+                    square=sq_text(m)), "CB-15"
             covered.remove(m)
             return self._capture_problem(covered, p) if covered else None
         if not covered:
             if any(k0 + e in sq for e in EDGE_NEIGHBOURS):
                 return None
-            return ("the card must cover fields or touch the territory along an edge of a field",
+            return (_("the card must cover fields or touch the territory along an edge "
+                      "of a field"),
                     "CB-2")
         return self._capture_problem(covered, p)
 
@@ -477,27 +487,30 @@ class Columba(Game):
         label, _regs, owner = reg
         if s is None:
             if not any(k + d in sq for d in NEIGHBOURS):
-                return (f"{where} is not next to the territory; a tile goes on a wild pigeon or "
-                        "on an empty square next to the territory", "CB-7")
+                return (_("{where} is not next to the territory; a tile goes on a wild "
+                          "pigeon or on an empty square next to the territory").format(
+                            where=where), "CB-7")
         elif s[0] == FALCON:
-            return f"a tile may not cover the falcon on {where}", "CB-7"
+            return _("a tile may not cover the falcon on {where}").format(where=where), "CB-7"
         elif s[0] == TILE:
-            return f"a tile may not cover another tile ({where})", "CB-7"
+            return _("a tile may not cover another tile ({where})").format(where=where), "CB-7"
         elif s[4] == POND_ID:
-            return f"nothing may cover the Pond ({where})", "CB-14"
+            return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
         elif k in self._cotes:
-            return f"a tile may not cover the dovecote on {where}", "CB-7"
+            return _("a tile may not cover the dovecote on {where}").format(where=where), "CB-7"
         else:
             o = owner[label[k]]
             if o != -1 and o not in self._friends[p]:
-                return (f"{where} is in {self._who(o)}'s estate; a tile may not cover an "
-                        "opponent's pigeon", "CB-7")
+                return (_("{where} is in {who}'s estate; a tile may not cover an "
+                          "opponent's pigeon").format(where=where, who=self._who(o)), "CB-7")
         code = self._tile_effect(k, c, p)
         if code == 1:
-            return f"a {COLOUR_NAMES[c]} tile on {where} would join two estates", "CB-9"
+            return _("a {colour} tile on {where} would join two estates").format(
+                       colour=COLOUR_NAMES[c], where=where), "CB-9"
         if code == 2:
-            return (f"a tile on {where} would not belong to an estate by the end of the turn "
-                    "(every tile laid this turn must, and you could not make it so)", "CB-7")
+            return (_("a tile on {where} would not belong to an estate by the end of "
+                      "the turn (every tile laid this turn must, and you could not "
+                      "make it so)").format(where=where), "CB-7")
         return None
 
     def _tile_effect(self, k: int, c: int, p: int) -> int:
@@ -554,61 +567,67 @@ class Columba(Game):
         size = "large" if large else "small"
         where = sq_text(k)
         if self._cote_done:
-            return "you have already placed a dovecote this turn", "CB-6"
+            return _("you have already placed a dovecote this turn"), "CB-6"
         if self._cotes_left[p][large] == 0:
-            return f"you have no {size} dovecote left", "CB-1"
+            return _("you have no {size} dovecote left").format(size=size), "CB-1"
         s = self._sq.get(k)
         if s is None:
-            return f"a dovecote stands on a pigeon; {where} is empty", "CB-6"
+            return _("a dovecote stands on a pigeon; {where} is empty").format(where=where), "CB-6"
         if s[0] == FALCON:
-            return f"a dovecote may not stand on the falcon on {where}", "CB-6"
+            return _("a dovecote may not stand on the falcon on {where}").format(
+                where=where), "CB-6"
         if k in self._cotes:
-            return f"there is already a dovecote on {where}", "CB-6"
+            return _("there is already a dovecote on {where}").format(where=where), "CB-6"
         if s[0] == FIELD and s[2] == self._turn:
-            return (f"{where} is a field of a card laid this turn; a dovecote may not go on it",
+            return (_("{where} is a field of a card laid this turn; a dovecote may not "
+                      "go on it").format(where=where),
                     "CB-6")
         reg = self._regions()
         label, _regs, owner = reg
         o = owner[label[k]]
         if o != -1 and o != p:
-            return f"{where} is in {self._who(o)}'s estate", "CB-6"
+            return _("{where} is in {who}'s estate").format(where=where, who=self._who(o)), "CB-6"
         if o == p:
-            return (f"{where} is already in your estate; a second dovecote there would make two "
-                    "estates one", "CB-9")
+            return (_("{where} is already in your estate; a second dovecote there "
+                      "would make two estates one").format(where=where), "CB-9")
         loose = self._unattached(self._turn_tiles, reg)
         if any(label[t] != label[k] for t in loose):
-            return ("the tiles you laid this turn must belong to an estate when the turn ends; "
-                    "this dovecote would leave " + ", ".join(
-                        sq_text(t) for t in loose if label[t] != label[k]) + " outside",
+            return (_("the tiles you laid this turn must belong to an estate when the "
+                      "turn ends; this dovecote would leave {square} outside").format(
+                        square=", ".join(
+                        sq_text(t) for t in loose if label[t] != label[k])),
                     "CB-7")
         return None
 
     def _falcon_problem(self, k: int, p: int) -> tuple[str, str] | None:
         where = sq_text(k)
         if self._adults[p] == 0:
-            return "you have no adult falcon to place", "CB-8"
+            return _("you have no adult falcon to place"), "CB-8"
         s = self._sq.get(k)
         if s is None:
-            return f"a falcon covers a pigeon; {where} is empty", "CB-8"
+            return _("a falcon covers a pigeon; {where} is empty").format(where=where), "CB-8"
         if s[0] == FALCON:
-            return f"a falcon may not cover another falcon ({where})", "CB-8"
+            return _("a falcon may not cover another falcon ({where})").format(where=where), "CB-8"
         if s[4] == POND_ID:
-            return f"nothing may cover the Pond ({where})", "CB-14"
+            return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
         if k in self._cotes:
-            return f"a falcon may never cover a dovecote ({where})", "CB-8"
+            return _("a falcon may never cover a dovecote ({where})").format(where=where), "CB-8"
         o = self.estate_owner(k)
         if o == -1 or o in self._friends[p]:
-            return (f"a falcon goes on a pigeon of an opponent's estate; {where} is "
-                    + ("in no estate" if o == -1 else "not an opponent's"), "CB-8")
+            return (_("a falcon goes on a pigeon of an opponent's estate; {where} is "
+                      "{what}").format(
+                        where=where,
+                        what=_("in no estate") if o == -1 else _("not an opponent's")), "CB-8")
         tiles = self._turn_tiles
         if tiles:  # this turn's tiles may extend an opponent's estate (CB-7)
             if k in tiles:
-                return (f"the tile on {where} was laid this turn and must belong to an estate "
-                        "when the turn ends; a falcon may not cover it", "CB-7")
+                return (_("the tile on {where} was laid this turn and must belong to "
+                          "an estate when the turn ends; a falcon may not cover it").format(
+                            where=where), "CB-7")
             after = self._regions_after({k: (FALCON, -1, self._turn, p, None)})
             if not self._pending_ok(p, after, tiles):
-                return (f"a falcon on {where} would cut the tiles you laid this turn off every "
-                        "estate", "CB-7")
+                return (_("a falcon on {where} would cut the tiles you laid this turn "
+                          "off every estate").format(where=where), "CB-7")
         return None
 
     # --- moves --------------------------------------------------------------------------------
@@ -776,9 +795,9 @@ class Columba(Game):
     def _acquire_problem(self, p: int) -> tuple[str, str] | None:
         if self._falconer(p):
             if self._falcon_done >= 2:
-                return "the falconer acquires at most two falcons a turn", "CB-15"
+                return _("the falconer acquires at most two falcons a turn"), "CB-15"
         elif self._falcon_done:
-            return "you have already acquired a falcon this turn", "CB-8"
+            return _("you have already acquired a falcon this turn"), "CB-8"
         return None
 
     def _cost(self, p: int, verb: str) -> int:
@@ -809,8 +828,10 @@ class Columba(Game):
                     "tile(s) from your reserve", rule)
         for c in set(pay):
             if pay.count(c) > self._reserve[p][c]:
-                return (f"you have {self._reserve[p][c]} {COLOUR_NAMES[c]} tile(s) in your "
-                        f"reserve, not {pay.count(c)}", "CB-8")
+                return (_("you have {reserve} {colour} tile(s) in your reserve, not "
+                          "{count}").format(
+                            reserve=self._reserve[p][c], colour=COLOUR_NAMES[c],
+                            count=pay.count(c)), "CB-8")
         return None
 
     def _buy_problem(self, p: int) -> tuple[str, str] | None:
@@ -818,10 +839,10 @@ class Columba(Game):
         if why:
             return why
         if self._falcons == 0:
-            return "there are no falcons left in the supply", "CB-12"
+            return _("there are no falcons left in the supply"), "CB-12"
         cost = self._cost(p, "buy")
         if sum(self._reserve[p]) < cost:
-            return f"a falcon costs {cost} tile(s) from your reserve", "CB-8"
+            return _("a falcon costs {cost} tile(s) from your reserve").format(cost=cost), "CB-8"
         return None
 
     def _raise_problem(self, p: int) -> tuple[str, str] | None:
@@ -830,11 +851,12 @@ class Columba(Game):
             return why
         if not any(t < self._turn for t in self._chicks[p]):
             if self._chicks[p]:
-                return "a chick may be raised only on a later turn than it was bought", "CB-8"
-            return "you have no falcon chick to raise", "CB-8"
+                return _("a chick may be raised only on a later turn than it was bought"), "CB-8"
+            return _("you have no falcon chick to raise"), "CB-8"
         cost = self._cost(p, "raise")
         if sum(self._reserve[p]) < cost:
-            return f"raising a chick costs {cost} tile(s) from your reserve", "CB-8"
+            return _("raising a chick costs {cost} tile(s) from your reserve").format(
+                cost=cost), "CB-8"
         return None
 
     def legal_moves(self) -> list[ColumbaMove]:
@@ -865,7 +887,7 @@ class Columba(Game):
             if bare and action_problem(self, move) is None:
                 why = self._ambiguity(move)
                 if why is not None:
-                    raise AmbiguousMoveError(f"{why} [CB-8]")
+                    raise AmbiguousMoveError(_("{why}").format(why=why) + " [CB-8]")
         return self.canonical(super().parse(text))
 
     def canonical(self, move: ColumbaMove) -> ColumbaMove:
@@ -893,7 +915,7 @@ class Columba(Game):
 
     def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, ColumbaMove):
-            return Illegal(f"{move!r} is not a Columba action", "CB-2")
+            return Illegal(_("{move!r} is not a Columba action").format(move=move), "CB-2")
         why = action_problem(self, move)
         if why is not None:
             return Illegal(*why)

@@ -20,6 +20,7 @@ from rulebox.games.columba.moves import ColumbaMove
 from rulebox.games.columba.officia import VERBS, power_problem, use_power
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, OVER, PLACE
 from rulebox.games.columba.territory import FALCON, FIELD, TILE, Cotes, Regions, Square
+from rulebox.i18n import _
 
 if TYPE_CHECKING:
     from rulebox.games.columba.rules import Columba
@@ -96,50 +97,53 @@ def action_problem(g: Columba, move: ColumbaMove) -> tuple[str, str] | None:
     v = move.verb
     phase = g._phase
     if phase == OVER:
-        return "the game is over", "CB-11"
+        return _("the game is over"), "CB-11"
     if g._kids and v in ("goal", "nogoal", "tile", "buy", "raise", "falcon"):
-        return ("the children's game has only cards and dovecotes: no objectives, tiles or "
-                "falcons", "CB-13")
+        return (_("the children's game has only cards and dovecotes: no objectives, "
+                  "tiles or falcons"), "CB-13")
     if v in VERBS:
         return power_problem(g, move, p)
     if phase == PLACE and v != "place":
-        return (f"first lay the card in hand ({g._hand}) with place x,y rN", "CB-2")
+        return (_("first lay the card in hand ({hand}) with place x,y rN").format(
+            hand=g._hand), "CB-2")
     if phase == GOAL_PHASE and v not in ("goal", "nogoal"):
-        return ("your objective is complete: say goal (take a new one) or nogoal first",
+        return (_("your objective is complete: say goal (take a new one) or nogoal first"),
                 "CB-4")
     if v == "place":
         if phase != PLACE:
-            return "you have no card in hand to lay this turn", "CB-2"
+            return _("you have no card in hand to lay this turn"), "CB-2"
         why = g._position_problem(move.sq, p)
         if why:
             return why
         if g._card_joins(move.sq, move.arg):
-            return "laid so, the card would join two estates into one", "CB-9"
+            return _("laid so, the card would join two estates into one"), "CB-9"
         if g._turn_tiles and not g._card_keeps_tiles(move.sq, move.arg):
-            return ("laid so, the card would cut the tiles you laid this turn off every "
-                    "estate", "CB-7")
+            return (_("laid so, the card would cut the tiles you laid this turn off "
+                      "every estate"), "CB-7")
         return None
     if v == "goal":
         if phase != GOAL_PHASE:
-            return "you may take a new objective only when you complete one", "CB-4"
+            return _("you may take a new objective only when you complete one"), "CB-4"
         if not g._deck:
-            return "the deck is empty: there is no new objective to take", "CB-4"
+            return _("the deck is empty: there is no new objective to take"), "CB-4"
         return None
     if v == "nogoal":
         if phase != GOAL_PHASE:
-            return "nogoal answers a completed objective; yours is not complete", "CB-4"
+            return _("nogoal answers a completed objective; yours is not complete"), "CB-4"
         return None
     if v == "end":
         loose = g._unattached(g._turn_tiles, g._regions())
         if loose:
-            return ("every tile laid this turn must belong to an estate when the turn "
-                    "ends; " + ", ".join(sq_text(t) for t in loose) + " does not", "CB-7")
+            return (_("every tile laid this turn must belong to an estate when the "
+                      "turn ends; {square} does not").format(
+                        square=", ".join(sq_text(t) for t in loose)), "CB-7")
         return None
     if v == "cote":
         return g._cote_problem(move.sq, move.arg, p)
     if v == "tile":
         if g._reserve[p][move.arg] == 0:
-            return f"you have no {COLOUR_NAMES[move.arg]} tile in your reserve", "CB-7"
+            return _("you have no {colour} tile in your reserve").format(
+                       colour=COLOUR_NAMES[move.arg]), "CB-7"
         return g._tile_problem(move.sq, move.arg, p)
     if v in ("buy", "raise"):
         why = g._buy_problem(p) if v == "buy" else g._raise_problem(p)
@@ -148,7 +152,7 @@ def action_problem(g: Columba, move: ColumbaMove) -> tuple[str, str] | None:
         return why
     if v == "falcon":
         return g._falcon_problem(move.sq, p)
-    return f"unknown action {v!r}", "CB-2"
+    return _("unknown action {v!r}").format(v=v), "CB-2"
 
 
 def play(g: Columba, move: ColumbaMove) -> None:

@@ -12,6 +12,7 @@ from enum import IntEnum
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.games.columns.geometry import DIRECTED_PAIRS, NUM_PINS, PAIRS, PIN_INDEX, PIN_NAMES
+from rulebox.i18n import _
 
 
 class Kind(IntEnum):
@@ -77,27 +78,31 @@ def parse_columns_move(text: str) -> ColumnsMove:
     m = _SYNTAX.match(key)
     if not m:
         raise InvalidMoveError(
-            text, "write Ra1 (roundel), Sa1 (single), Da1b1 (double) or Tb1a1^ / Tb1a1v (triple)"
+            text, _("write Ra1 (roundel), Sa1 (single), Da1b1 (double) or Tb1a1^ / "
+                    "Tb1a1v (triple)")
         )
     letter, first, second, orient = m.groups()
     kind = Kind("rsdt".index(letter))
     for pin in (first, second):
         if pin is not None and pin not in PIN_INDEX:
-            raise InvalidMoveError(text, f"there is no pin {pin} (pins are a1 to d3)")
+            raise InvalidMoveError(text, _("there is no pin {pin} (pins are a1 to d3)").format(
+                                             pin=pin))
     pins = [PIN_INDEX[first]] + ([PIN_INDEX[second]] if second else [])
     if kind in (Kind.ROUNDEL, Kind.SINGLE):
         if second or orient:
-            raise InvalidMoveError(text, f"a {kind.noun} goes on one pin, e.g. {kind.letter}a1")
+            raise InvalidMoveError(text, _("a {noun} goes on one pin, e.g. {letter}a1").format(
+                                             noun=kind.noun, letter=kind.letter))
         return ColumnsMove(kind, (pins[0],))
     if len(pins) != 2:
-        raise InvalidMoveError(text, f"a {kind.noun} needs two pins, e.g. {kind.letter}a1b1")
+        raise InvalidMoveError(text, _("a {noun} needs two pins, e.g. {letter}a1b1").format(
+                                         noun=kind.noun, letter=kind.letter))
     if kind is Kind.DOUBLE:
         if orient:
-            raise InvalidMoveError(text, "a double blocker has no orientation")
+            raise InvalidMoveError(text, _("a double blocker has no orientation"))
         return ColumnsMove(kind, (min(pins), max(pins)))
     if orient is None:
         raise InvalidMoveError(
-            text, "say which way the triple's thick end points: ^ (up) or v (down)"
+            text, _("say which way the triple's thick end points: ^ (up) or v (down)")
         )
     return ColumnsMove(kind, (pins[0], pins[1]), orient in ("^", "up"))
 

@@ -52,6 +52,7 @@ from rulebox.games.columns.moves import (
 from rulebox.games.columns.words import SEAT_NAMES
 from rulebox.games.columns.words import describe as _describe
 from rulebox.games.columns.words import highlights as _highlights
+from rulebox.i18n import _
 
 _R_ITEMS = tuple(enumerate(ROUNDELS))
 _UNIT = re.compile(r"[RSrs]|[DTdt]\d+")
@@ -144,44 +145,47 @@ class Columns(Game):
 
     def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, ColumnsMove):
-            return Illegal(f"{move!r} is not a Columns move", "COL-1")
+            return Illegal(_("{move!r} is not a Columns move").format(move=move), "COL-1")
         if move in self._legal:
             return None
         p = self._to_move
         kind = move.kind
         if self._left[p][kind] == 0:
-            return Illegal(f"you have no {kind.noun}s left", "COL-1")
+            return Illegal(_("you have no {noun}s left").format(noun=kind.noun), "COL-1")
         heights = [len(s) for s in self._stacks]
         if kind in (Kind.ROUNDEL, Kind.SINGLE):
             (pin,) = move.pins
             if heights[pin] >= LEVELS:
-                return Illegal(f"pin {PIN_NAMES[pin]} is full (5 levels)", "COL-3")
+                return Illegal(_("pin {pin} is full (5 levels)").format(
+                    pin=PIN_NAMES[pin]), "COL-3")
             top = self._stacks[pin][-1]
             return Illegal(
-                f"a roundel may not sit directly on an opponent's blocker "
-                f"(the {Kind(self._kind[top]).noun} on {PIN_NAMES[pin]})",
+                _("a roundel may not sit directly on an opponent's blocker (the {noun} "
+                  "on {pin})").format(noun=Kind(self._kind[top]).noun, pin=PIN_NAMES[pin]),
                 "COL-4",
             )
         a, b = move.pins
         noun = kind.noun
         if a == b or not adjacent(a, b):
             return Illegal(
-                f"a {noun} spans two orthogonally adjacent pins; "
-                f"{PIN_NAMES[a]} and {PIN_NAMES[b]} are not",
+                _("a {noun} spans two orthogonally adjacent pins; {pin} and {pin2} are "
+                  "not").format(noun=noun, pin=PIN_NAMES[a], pin2=PIN_NAMES[b]),
                 "COL-6" if kind is Kind.DOUBLE else "COL-7",
             )
         ha, hb = heights[a], heights[b]
         if kind is Kind.DOUBLE:
             if ha != hb:
                 return Illegal(
-                    f"a double blocker needs two stacks of the same height; {PIN_NAMES[a]} has "
-                    f"{ha} and {PIN_NAMES[b]} has {hb}, which would leave a gap",
+                    _("a double blocker needs two stacks of the same height; {pin} has "
+                      "{ha} and {pin2} has {hb}, which would leave a gap").format(
+                        pin=PIN_NAMES[a], ha=ha, pin2=PIN_NAMES[b], hb=hb),
                     "COL-2",
                 )
             if ha >= LEVELS:
-                return Illegal(f"level {ha + 1} is above the top of the pins", "COL-3")
+                return Illegal(_("level {ha} is above the top of the pins").format(
+                    ha=ha + 1), "COL-3")
             return Illegal(
-                "a double blocker may not rest on the same piece at both ends (back to back)",
+                _("a double blocker may not rest on the same piece at both ends (back to back)"),
                 "COL-6",
             )
         thick, thin = a, b
@@ -190,16 +194,18 @@ class Columns(Game):
             shape = "thick end up (flat bottom) needs both stacks the same height" if move.up else (
                 "thick end down needs the thin pin's stack one higher than the thick pin's")
             return Illegal(
-                f"a triple {shape}; {PIN_NAMES[thick]} has {ha} and {PIN_NAMES[thin]} has {hb}, "
-                "which would leave a gap",
+                _("a triple {shape}; {pin} has {ha} and {pin2} has {hb}, which would "
+                  "leave a gap").format(
+                    shape=shape, pin=PIN_NAMES[thick], ha=ha, pin2=PIN_NAMES[thin], hb=hb),
                 "COL-2",
             )
         if ha + 2 > LEVELS:
             return Illegal(
-                f"the triple's thick end would reach level {ha + 2}, above level 5", "COL-3"
+                _("the triple's thick end would reach level {ha}, above level 5").format(
+                    ha=ha + 2), "COL-3"
             )
         return Illegal(
-            "a triple blocker may not rest on the same piece at both ends", "COL-7"
+            _("a triple blocker may not rest on the same piece at both ends"), "COL-7"
         )
 
     def apply_unchecked(self, move: ColumnsMove) -> None:
@@ -305,10 +311,10 @@ class Columns(Game):
     def _load_position(self, data: dict[str, Any]) -> None:
         to_move = data.get("to_move")
         if to_move not in (0, 1):
-            raise StateError("to_move must be 0 or 1")
+            raise StateError(_("to_move must be 0 or 1"))
         pins = data.get("pins")
         if not isinstance(pins, dict) or set(pins) - set(PIN_NAMES):
-            raise StateError("pins must map pin names a1..d3 to lists of units")
+            raise StateError(_("pins must map pin names a1..d3 to lists of units"))
         self._setup()
         self._to_move = to_move
         labels: dict[str, int] = {}
@@ -316,23 +322,27 @@ class Columns(Game):
         for name in PIN_NAMES:
             units = pins.get(name, [])
             if not isinstance(units, list) or len(units) > LEVELS:
-                raise StateError(f"pin {name}: at most 5 units, as a list [COL-3]")
+                raise StateError(_("pin {name}: at most 5 units, as a list").format(
+                                     name=name) + " [COL-3]")
             for level, unit in enumerate(units):
                 if not isinstance(unit, str) or len(unit) < 2 or unit[0] not in "01" or (
                     unit[1] not in "RSDT"
                 ):
-                    raise StateError(f"pin {name}: bad unit {unit!r}")
+                    raise StateError(_("pin {name}: bad unit {unit!r}").format(
+                                         name=name, unit=unit))
                 owner, kind = int(unit[0]), Kind("RSDT".index(unit[1]))
                 if kind in (Kind.DOUBLE, Kind.TRIPLE):
                     label = unit
                     if len(unit) < 3 or not unit[2:].isdigit():
-                        raise StateError(f"pin {name}: {unit!r} needs a piece number")
+                        raise StateError(_("pin {name}: {unit!r} needs a piece number").format(
+                                             name=name, unit=unit))
                     code = labels.get(label)
                     if code is None:
                         code = labels[label] = self._new_piece(owner, kind)
                 else:
                     if len(unit) != 2:
-                        raise StateError(f"pin {name}: bad unit {unit!r}")
+                        raise StateError(_("pin {name}: bad unit {unit!r}").format(
+                                             name=name, unit=unit))
                     code = self._new_piece(owner, kind)
                 self._stacks[PIN_INDEX[name]].append(code)
                 where.setdefault(code, []).append((PIN_INDEX[name], level))
@@ -342,7 +352,8 @@ class Columns(Game):
             for k in Kind:
                 if self._left[p][k] < 0:
                     raise StateError(
-                        f"player {p} has more {k.noun}s on the board than exist [COL-1]"
+                        _("player {p} has more {noun}s on the board than exist").format(
+                            p=p, noun=k.noun) + " [COL-1]"
                     )
         self._refresh(range(NUM_PINS))
         self._legal = self._generate()
@@ -368,7 +379,8 @@ class Columns(Game):
                 t, n = by_pin[thick[0]], by_pin[thin[0]][0]
                 ok = t[1] == t[0] + 1 and n in (t[0], t[1])
         if not ok:
-            raise StateError(f"piece {label} does not have the shape of a {kind.noun}")
+            raise StateError(_("piece {label} does not have the shape of a {noun}").format(
+                                 label=label, noun=kind.noun))
 
     # --- the diagram (see the module docstring) ----------------------------------------------
     def diagram(self) -> str:
@@ -396,14 +408,16 @@ class Columns(Game):
         ranks = fields[0].split("/")
         if len(fields) != 2 or fields[1] not in ("0", "1") or len(ranks) != len(RANKS):
             raise StateError(
-                "a Columns diagram is three ranks of four pins (rank 3 first, ranks split by "
-                f"'/', pins by ','), then the player to move, e.g. {_START_DIAGRAM!r}"
+                _("a Columns diagram is three ranks of four pins (rank 3 first, ranks "
+                  "split by '/', pins by ','), then the player to move, e.g. "
+                  "{start_diagram!r}").format(start_diagram=_START_DIAGRAM)
             )
         pins: dict[str, list[str]] = {}
         for rank, row in zip(reversed(RANKS), ranks, strict=True):
             cells = row.split(",")
             if len(cells) != len(FILES):
-                raise StateError(f"rank {rank} of the diagram needs 4 pins, a to d: {row[:40]!r}")
+                raise StateError(_("rank {rank} of the diagram needs 4 pins, a to d: "
+                                   "{row!r}").format(rank=rank, row=row[:40]))
             for f, cell in zip(FILES, cells, strict=True):
                 name = f + rank
                 if cell == ".":
@@ -411,8 +425,8 @@ class Columns(Game):
                 units = _UNIT.findall(cell)
                 if "".join(units) != cell:
                     raise StateError(
-                        f"pin {name}: {cell[:20]!r} is not a stack of units (R, S, D<n>, T<n>; "
-                        "dark in lower case)"
+                        _("pin {name}: {cell!r} is not a stack of units (R, S, D<n>, "
+                          "T<n>; dark in lower case)").format(name=name, cell=cell[:20])
                     )
                 pins[name] = [
                     ("1" if u[0].islower() else "0") + u[0].upper() + u[1:] for u in units

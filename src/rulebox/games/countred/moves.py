@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from rulebox.core.errors import InvalidMoveError
+from rulebox.i18n import _
 
 COLUMNS = "ABCD"
 ROWS = "1234"
@@ -141,7 +142,7 @@ def parse_countred_move(text: str) -> CountRedMove:
     m = _SYNTAX.match(key)
     if not m:
         raise InvalidMoveError(
-            text, "write a move as <from>-<to> with fields A1 to D4 (e.g. B2-C2), or claim"
+            text, _("write a move as <from>-<to> with fields A1 to D4 (e.g. B2-C2), or claim")
         )
     c1, r1, c2, r2 = m.groups()
     fields = []

@@ -446,13 +446,13 @@ class CountRed(Game):
     # --- checking a move, with reasons (independent of the caches) ------------------------------
     def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, CountRedMove):
-            return Illegal(f"{move!r} is not a Count Red move", "CR-3")
+            return Illegal(_("{move!r} is not a Count Red move").format(move=move), "CR-3")
         if move.is_claim:
             n = self.occurrences()
             if n < CLAIM_AT:
                 return Illegal(
-                    f"a draw can be claimed when the position occurs for the third time; this "
-                    f"one has occurred {_times(n)}",
+                    _("a draw can be claimed when the position occurs for the third "
+                      "time; this one has occurred {times}").format(times=_times(n)),
                     "CR-12",
                 )
             return None
@@ -486,9 +486,10 @@ class CountRed(Game):
         the board itself, not from the generator's caches."""
         src, dst = FIELD_NAMES[s], FIELD_NAMES[t]
         if s == t:
-            return Illegal(f"a move from {src} to {src} is not a move", "CR-3")
+            return Illegal(_("a move from {src} to {src} is not a move").format(src=src), "CR-3")
         if self._top[t]:
-            return Illegal(f"{dst} already holds two pieces; a field holds at most 2", "CR-3")
+            return Illegal(_("{dst} already holds two pieces; a field holds at most 2").format(
+                               dst=dst), "CR-3")
         return self.lift_problem(player, s) or self.set_problem(player, s, t)
 
     def lift_problem(self, player: int, s: int) -> Illegal | None:
@@ -496,7 +497,7 @@ class CountRed(Game):
         (CR-4, CR-5)."""
         src = FIELD_NAMES[s]
         if not self._bot[s]:
-            return Illegal(f"there is no piece on {src}", "CR-3")
+            return Illegal(_("there is no piece on {src}").format(src=src), "CR-3")
         piece = self._top[s] or self._bot[s]
         name = piece_words(piece)
         n, how = self.lift_count(s)
@@ -504,24 +505,29 @@ class CountRed(Game):
         if self._top[s]:
             if self._former[s] != player:
                 return Illegal(
-                    f"only the player who formed the stack on {src} (player {self._former[s]}) "
-                    "may lift its top piece",
+                    _("only the player who formed the stack on {src} (player {former}) "
+                      "may lift its top piece").format(src=src, former=self._former[s]),
                     "CR-5",
                 )
             if self._strict and n % 2 != self._parity[player]:
                 return Illegal(
-                    f"lifting the {name} from the stack on {src} counts {_reds(n)} ({how}): "
-                    f"{PARITY_WORDS[n % 2]}, but you move on {mine} counts",
+                    _("lifting the {name} from the stack on {src} counts {reds} "
+                      "({how}): {parity_word}, but you move on {mine} counts").format(
+                        name=name, src=src, reds=_reds(n), how=how,
+                        parity_word=PARITY_WORDS[n % 2], mine=mine),
                     "CR-5",
                 )
             return None
         if self.is_locked(s):
             return Illegal(
-                f"{src} is locked and holds a single piece, which cannot be lifted", "CR-4")
+                _("{src} is locked and holds a single piece, which cannot be lifted").format(
+                    src=src), "CR-4")
         if n % 2 != self._parity[player]:
             return Illegal(
-                f"lifting the {name} from {src} counts {_reds(n)} ({how}): "
-                f"{PARITY_WORDS[n % 2]}, but you move on {mine} counts",
+                _("lifting the {name} from {src} counts {reds} ({how}): {parity_word}, "
+                  "but you move on {mine} counts").format(
+                    name=name, src=src, reds=_reds(n), how=how,
+                    parity_word=PARITY_WORDS[n % 2], mine=mine),
                 "CR-4",
             )
         return None
@@ -534,8 +540,9 @@ class CountRed(Game):
         name = piece_words(piece)
         if not self._bot[t] and NUMBER[piece] != VALUE[t]:
             return Illegal(
-                f"the {name} may only be set on an empty field worth {NUMBER[piece]}; "
-                f"{dst} is worth {VALUE[t]}",
+                _("the {name} may only be set on an empty field worth {number}; {dst} "
+                  "is worth {value}").format(
+                    name=name, number=NUMBER[piece], dst=dst, value=VALUE[t]),
                 "CR-6",
             )
         n, how = self.set_count(s, t)
@@ -546,8 +553,10 @@ class CountRed(Game):
         else:
             what, rule = f"setting the {name} on {dst}", "CR-6"
         return Illegal(
-            f"{what} counts {_reds(n)} ({how}): {PARITY_WORDS[n % 2]}, but you move on "
-            f"{PARITY_WORDS[self._parity[player]]} counts",
+            _("{what} counts {reds} ({how}): {parity_word}, but you move on "
+              "{parity_word2} counts").format(
+                what=what, reds=_reds(n), how=how, parity_word=PARITY_WORDS[n % 2],
+                parity_word2=PARITY_WORDS[self._parity[player]]),
             rule,
         )
 
@@ -641,9 +650,10 @@ class CountRed(Game):
             or (len(fields) > 5 and (fields[5] != "over" or len(fields) < 8))
         ):
             raise StateError(
-                "a Count Red diagram is the board (row 4 first, rows split by '/', fields by "
-                "','), the player to move, e0 or e1 (who moves on even counts), the moves since "
-                f"the last three and the occurrences of the position, e.g. {_START!r}"
+                _("a Count Red diagram is the board (row 4 first, rows split by '/', "
+                  "fields by ','), the player to move, e0 or e1 (who moves on even "
+                  "counts), the moves since the last three and the occurrences of the "
+                  "position, e.g. {start!r}").format(start=_START)
             )
         board: dict[str, list[str]] = {}
         formed: dict[str, int] = {}
@@ -652,15 +662,17 @@ class CountRed(Game):
         for row, line in zip("4321", rows, strict=True):
             cells = line.split(",")
             if len(cells) != 4:
-                raise StateError(f"row {row} of the diagram needs 4 fields, A to D: {line[:40]!r}")
+                raise StateError(_("row {row} of the diagram needs 4 fields, A to D: "
+                                   "{line!r}").format(row=row, line=line[:40]))
             key_cells = []
             for col, cell in zip(COLUMNS, cells, strict=True):
                 name = col + row
                 m = _CELL.match(cell)
                 if not m:
                     raise StateError(
-                        f"{name}: {cell[:20]!r} is not a field (pieces such as r2 or b3r2, "
-                        "then :P for a stack's former and # if locked; . for empty)"
+                        _("{name}: {cell!r} is not a field (pieces such as r2 or b3r2, "
+                          "then :P for a stack's former and # if locked; . for empty)").format(
+                            name=name, cell=cell[:20])
                     )
                 pieces, former, lock = m.group(1), m.group(2), m.group(3)
                 pieces = "" if pieces == "." else pieces.lower()
@@ -684,7 +696,7 @@ class CountRed(Game):
         if len(fields) > 5:
             winners = fields[6]
             if winners not in ("-", "0", "1"):
-                raise StateError("after over comes the winner (0 or 1, - for none) and why")
+                raise StateError(_("after over comes the winner (0 or 1, - for none) and why"))
             position["over"] = {
                 "winners": [] if winners == "-" else [int(winners)],
                 "reason": " ".join(fields[7:]),
@@ -693,26 +705,29 @@ class CountRed(Game):
 
     def _load_position(self, data: dict[str, Any]) -> None:
         if not isinstance(data, dict):
-            raise StateError("the position must be an object")
+            raise StateError(_("the position must be an object"))
         unknown = set(data) - {"to_move", "fields", "formed_by", "locked", "fifty", "seen", "over"}
         if unknown:
-            raise StateError(f"unknown keys in the position: {', '.join(sorted(unknown))}")
+            raise StateError(_("unknown keys in the position: {unknown}").format(
+                                 unknown=', '.join(sorted(unknown))))
         self._clear()
         to_move = data.get("to_move")
         if to_move not in (0, 1) or isinstance(to_move, bool):
-            raise StateError("to_move must be 0 or 1")
+            raise StateError(_("to_move must be 0 or 1"))
         fields = data.get("fields")
         if not isinstance(fields, dict) or set(fields) - set(FIELD_NAMES):
-            raise StateError("fields must map field names A1..D4 to lists of pieces")
+            raise StateError(_("fields must map field names A1..D4 to lists of pieces"))
         count: dict[int, int] = {}
         for f in _FIELDS:
             items = fields.get(FIELD_NAMES[f], [])
             if not isinstance(items, list) or len(items) > 2:
-                raise StateError(f"{FIELD_NAMES[f]}: at most 2 pieces, as a list [CR-3]")
+                raise StateError(_("{field}: at most 2 pieces, as a list").format(
+                                     field=FIELD_NAMES[f]) + " [CR-3]")
             codes = []
             for item in items:
                 if not isinstance(item, str) or item.lower() not in PIECE_BY_TEXT:
-                    raise StateError(f"{FIELD_NAMES[f]}: bad piece {item!r} (r0..r3, b0..b3)")
+                    raise StateError(_("{field}: bad piece {item!r} (r0..r3, b0..b3)").format(
+                                         field=FIELD_NAMES[f], item=item))
                 code = PIECE_BY_TEXT[item.lower()]
                 codes.append(code)
                 count[code] = count.get(code, 0) + 1
@@ -721,41 +736,46 @@ class CountRed(Game):
         for f in _FIELDS:
             if self._bot[f] and NUMBER[self._bot[f]] != VALUE[f]:
                 raise StateError(
-                    f"the bottom piece on {FIELD_NAMES[f]} is a {piece_words(self._bot[f])}; a "
-                    f"piece only comes to rest on an empty field of its own value, "
-                    f"{VALUE[f]} [CR-1, CR-6]"
+                    _("the bottom piece on {field} is a {piece_words}; a piece only "
+                      "comes to rest on an empty field of its own value, {value}").format(
+                        field=FIELD_NAMES[f], piece_words=piece_words(self._bot[f]),
+                        value=VALUE[f]) + " [CR-1, CR-6]"
                 )
         if any(count.get(p, 0) != 2 for p in PIECE_BY_TEXT.values()):
             raise StateError(
-                "the board must hold the 16 pieces, two of each colour and number [CR-1]"
+                _("the board must hold the 16 pieces, two of each colour and number") + " [CR-1]"
             )
         formed = data.get("formed_by", {})
         if not isinstance(formed, dict) or set(formed) - set(FIELD_NAMES):
-            raise StateError("formed_by must map stacked fields to players")
+            raise StateError(_("formed_by must map stacked fields to players"))
         for f in _FIELDS:
             who = formed.get(FIELD_NAMES[f])
             if self._top[f]:
                 if who not in (0, 1) or isinstance(who, bool):
-                    raise StateError(f"the stack on {FIELD_NAMES[f]} needs its former (0 or 1)")
+                    raise StateError(_("the stack on {field} needs its former (0 or 1)").format(
+                                         field=FIELD_NAMES[f]))
                 self._former[f] = who
             elif who is not None:
-                raise StateError(f"{FIELD_NAMES[f]} holds no stack, so no one formed one there")
+                raise StateError(_("{field} holds no stack, so no one formed one there").format(
+                                     field=FIELD_NAMES[f]))
         locked = data.get("locked", [])
         if not isinstance(locked, list) or not all(
             isinstance(x, str) and x.upper() in FIELD_INDEX for x in locked
         ):
-            raise StateError("locked must be a list of field names")
+            raise StateError(_("locked must be a list of field names"))
         for name in locked:
             f = FIELD_INDEX[name.upper()]
             if not self._bot[f]:
-                raise StateError(f"the locked field {name} must hold a piece [CR-10]")
+                raise StateError(_("the locked field {name} must hold a piece").format(
+                                     name=name) + " [CR-10]")
             if not self.is_locked(f):
                 self._locks |= 1 << f
                 self._key ^= _LOCK_BIT << (_FIELD_BITS * f)
         self._check_locks()
         fifty = data.get("fifty", 0)
         if not isinstance(fifty, int) or isinstance(fifty, bool) or not 0 <= fifty <= FIFTY:
-            raise StateError(f"fifty must be a whole number from 0 to {FIFTY} [CR-13]")
+            raise StateError(_("fifty must be a whole number from 0 to {fifty}").format(
+                                 fifty=FIFTY) + " [CR-13]")
         self._fifty = fifty
         self._to_move = to_move
         over = data.get("over")
@@ -763,30 +783,34 @@ class CountRed(Game):
         if over is not None:
             self._load_over(over, four)
         elif four is not None:
-            raise StateError(f"column {COLUMNS[four]} holds a four, so the game is over [CR-9]")
+            raise StateError(_("column {column} holds a four, so the game is over").format(
+                                 column=COLUMNS[four]) + " [CR-9]")
         elif fifty >= FIFTY:
-            raise StateError(f"after {FIFTY} moves without a three the game is over [CR-13]")
+            raise StateError(_("after {fifty} moves without a three the game is over").format(
+                                 fifty=FIFTY) + " [CR-13]")
         seen = data.get("seen")
         if seen is None:
             seen = {position_text(self._full_key()): 1}
         if not isinstance(seen, dict):
-            raise StateError("seen must map positions to how often they occurred")
+            raise StateError(_("seen must map positions to how often they occurred"))
         for text, n in seen.items():
             if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= DRAW_AT:
-                raise StateError(f"seen: occurrences must be 1 to {DRAW_AT}")
+                raise StateError(_("seen: occurrences must be 1 to {draw_at}").format(
+                                     draw_at=DRAW_AT))
             self._seen[parse_position_text(text)] = n
         if over is not None:
             return
         legal = self._generate(to_move)
         if not legal:
             raise StateError(
-                f"player {to_move} is to move but has no legal move; such a player is skipped "
-                "[CR-11]"
+                _("player {to_move} is to move but has no legal move; such a player is "
+                  "skipped").format(to_move=to_move) + " [CR-11]"
             )
         n = self._seen.get(self._full_key(), 0)
         if not 1 <= n < DRAW_AT:
             raise StateError(
-                "seen must count the current position (1 to 4 times; the fifth draws) [CR-12]"
+                _("seen must count the current position (1 to 4 times; the fifth draws)")
+                    + " [CR-12]"
             )
         if n >= CLAIM_AT:
             legal.append(CLAIM)
@@ -794,12 +818,13 @@ class CountRed(Game):
 
     def _load_over(self, over: Any, four: int | None) -> None:
         if not isinstance(over, dict) or not isinstance(over.get("reason"), str):
-            raise StateError("over must be null or {winners, reason}")
+            raise StateError(_("over must be null or {winners, reason}"))
         winners = over.get("winners")
         if winners not in ([], [0], [1]):
-            raise StateError("over.winners must be [], [0] or [1]")
+            raise StateError(_("over.winners must be [], [0] or [1]"))
         if winners and four is None:
-            raise StateError("a game is won only by a four, and the board holds none [CR-9]")
+            raise StateError(_("a game is won only by a four, and the board holds none")
+                + " [CR-9]")
         self._over = Outcome(tuple(winners), None, over["reason"])
 
     def _four(self) -> int | None:
@@ -821,12 +846,14 @@ class CountRed(Game):
                 if len(colours) == 1 and -1 not in colours:
                     if not all(self.is_locked(f) for f in fields) and self._four() is None:
                         names = ", ".join(FIELD_NAMES[f] for f in fields)
-                        raise StateError(f"the three on {names} must be locked [CR-10]")
+                        raise StateError(_("the three on {names} must be locked").format(
+                                             names=names) + " [CR-10]")
                     for f in fields:
                         covered[f] = True
         for f in _FIELDS:
             if self.is_locked(f) and not covered[f]:
-                raise StateError(f"{FIELD_NAMES[f]} is locked but is part of no three [CR-10]")
+                raise StateError(_("{field} is locked but is part of no three").format(
+                                     field=FIELD_NAMES[f]) + " [CR-10]")
 
     def position_key(self) -> Any:
         """The repetition position of CR-12 plus who formed each stack (it decides who may
@@ -873,10 +900,10 @@ def position_text(full_key: int) -> str:
 
 def parse_position_text(text: Any) -> int:
     """The inverse of :func:`position_text`; ``StateError`` if the text is not one."""
-    bad = StateError(f"seen: {str(text)[:60]!r} is not a position")
+    bad = StateError(_("seen: {text!r} is not a position").format(text=str(text)[:60]))
     if not isinstance(text, str):
         raise bad
-    board, _, to_move = text.strip().partition(" ")
+    board, _sep, to_move = text.strip().partition(" ")
     rows = board.split("/")
     if to_move not in ("0", "1") or len(rows) != 4:
         raise bad

@@ -42,6 +42,7 @@ from rulebox.games.discs.geometry import (
     NUM_LINES,
     line_between,
 )
+from rulebox.i18n import _
 
 COLOURS = "RGB"
 """Disc colours: red, green, blue (token bit ``1 << index``)."""
@@ -162,14 +163,15 @@ _HELP = ("write a pin move b2.ne-c3.sw, a turn b2+ or b2-, pass, lock b2.ne, unl
 
 def _hole(text: str, name: str) -> int:
     if name not in HOLE_INDEX:
-        raise InvalidMoveError(text, f"there is no hole {name} (holes are a1.c to c3.sw)")
+        raise InvalidMoveError(text, _("there is no hole {name} (holes are a1.c to "
+                                       "c3.sw)").format(name=name))
     return HOLE_INDEX[name]
 
 
 def _two_holes(text: str, body: str) -> tuple[int, int]:
     m = _STEP.match(body)
     if not m:
-        raise InvalidMoveError(text, "write two holes joined by '-', e.g. b2.ne-c3.sw")
+        raise InvalidMoveError(text, _("write two holes joined by '-', e.g. b2.ne-c3.sw"))
     return _hole(text, f"{m[1]}.{m[2]}"), _hole(text, f"{m[3]}.{m[4]}")
 
 
@@ -177,7 +179,7 @@ def parse_discs_move(text: str) -> DiscsMove:
     """Read an action's text (case and spaces do not matter). Holes and discs must exist;
     whether the action is legal is for the rules to say."""
     if len(text) > 100:
-        raise InvalidMoveError(text, "too long for a Discs action")
+        raise InvalidMoveError(text, _("too long for a Discs action"))
     words = text.lower().split()
     if not words:
         raise InvalidMoveError(text, _HELP)
@@ -188,7 +190,7 @@ def parse_discs_move(text: str) -> DiscsMove:
         layout = rest.upper()
         if len(layout) != NUM_DISCS or set(layout) - set(COLOURS):
             raise InvalidMoveError(
-                text, "arrange takes 9 letters R, G or B for a1, b1, c1, a2, ..., c3"
+                text, _("arrange takes 9 letters R, G or B for a1, b1, c1, a2, ..., c3")
             )
         return DiscsMove(Kind.ARRANGE, layout=layout)
     if verb == "choose":
@@ -196,13 +198,13 @@ def parse_discs_move(text: str) -> DiscsMove:
         if len(words) < 3 or words[1] not in PIN_COLOURS or len(corners) != 4 or "".join(
             sorted((corners[:2], corners[2:]))
         ) not in CORNER_PAIR_NAMES:
-            raise InvalidMoveError(text, "write choose silver|black a1c3|a3c1")
+            raise InvalidMoveError(text, _("write choose silver|black a1c3|a3c1"))
         pair = "".join(sorted((corners[:2], corners[2:])))
         return DiscsMove(Kind.CHOOSE, PIN_COLOURS.index(words[1]), CORNER_PAIR_NAMES.index(pair))
     if verb == "lock":
         m = re.match(rf"^{_HOLE}$", rest)
         if not m:
-            raise InvalidMoveError(text, "write lock and a hole, e.g. lock b2.ne")
+            raise InvalidMoveError(text, _("write lock and a hole, e.g. lock b2.ne"))
         return DiscsMove(Kind.LOCK, _hole(text, f"{m[1]}.{m[2]}"))
     if verb == "bar":
         p, q = _two_holes(text, rest)
@@ -212,7 +214,8 @@ def parse_discs_move(text: str) -> DiscsMove:
     m = _TURN.match(body)
     if m:
         if m[1] not in DISC_INDEX:
-            raise InvalidMoveError(text, f"there is no disc {m[1]} (discs are a1 to c3)")
+            raise InvalidMoveError(text, _("there is no disc {m} (discs are a1 to c3)").format(
+                                             m=m[1]))
         direction = CLOCKWISE_DIR if m[2] == "+" else ANTICLOCKWISE_DIR
         return TURNS[DISC_INDEX[m[1]]][0 if direction == CLOCKWISE_DIR else 1]
     if _STEP.match(body):

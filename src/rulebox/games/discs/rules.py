@@ -317,7 +317,7 @@ class Discs(Game):
 
     def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, DiscsMove):
-            return Illegal(f"{move!r} is not a Discs action", "DSC-2")
+            return Illegal(_("{move!r} is not a Discs action").format(move=move), "DSC-2")
         if move in self.legal_moves():
             return None
         return self._refusal(move)
@@ -328,14 +328,16 @@ class Discs(Game):
         if phase == Phase.ARRANGE:
             if k != _ARRANGE:
                 return Illegal(
-                    "first player 0 arranges the discs (arrange RGBRGBRGB)", "DSC-1")
+                    _("first player 0 arranges the discs (arrange RGBRGBRGB)"), "DSC-1")
             return Illegal(
-                f"{move.layout} is not three discs of each colour (R, G, B)", "DSC-1")
+                _("{layout} is not three discs of each colour (R, G, B)").format(
+                    layout=move.layout), "DSC-1")
         if phase == Phase.CHOOSE:
             return Illegal(
-                "player 1 now chooses a pin colour and two corners (choose silver a1c3)", "DSC-1")
+                _("player 1 now chooses a pin colour and two corners (choose silver a1c3)"),
+                "DSC-1")
         if k in (_ARRANGE, _CHOOSE):
-            return Illegal("the set-up is over", "DSC-1")
+            return Illegal(_("the set-up is over"), "DSC-1")
         if phase == Phase.MAIN:
             if k == _STEP:
                 return self._step_refusal(move, p)
@@ -343,51 +345,57 @@ class Discs(Game):
                 return self._turn_refusal(move, p)
             if k == _PASS:
                 return Illegal(
-                    "you may pass only when no pin move or turn is possible", "DSC-7")
+                    _("you may pass only when no pin move or turn is possible"), "DSC-7")
             return Illegal(
-                "first make your main action (move a pin, turn a disc, or pass); "
-                "blocking actions and end come after it", "DSC-2")
+                _("first make your main action (move a pin, turn a disc, or pass); "
+                  "blocking actions and end come after it"), "DSC-2")
         # phase BLOCK
         if k in (_STEP, _TURN, _PASS):
             return Illegal(
-                "you have made your main action this turn; now lock, bar, or end", "DSC-2")
+                _("you have made your main action this turn; now lock, bar, or end"), "DSC-2")
         if k in (_LOCK, _UNLOCK):
             if self._lock_done:
-                return Illegal("a turn holds at most one lock action", "DSC-3")
+                return Illegal(_("a turn holds at most one lock action"), "DSC-3")
             if k == _UNLOCK:
-                return Illegal("you have no lock to release", "DSC-3")
+                return Illegal(_("you have no lock to release"), "DSC-3")
             hole = HOLE_NAMES[move.a]
             if self._board[move.a] != p + 1:
-                return Illegal(f"you have no pin in {hole} to lock with", "DSC-3")
+                return Illegal(_("you have no pin in {hole} to lock with").format(
+                    hole=hole), "DSC-3")
             if move.a % HOLES_PER_DISC == 0:
                 return Illegal(
-                    f"only a pin in an outer hole can lock a disc; {hole} is a centre", "DSC-3")
-            return Illegal(f"your pin in {hole} already locks its disc", "DSC-3")
+                    _("only a pin in an outer hole can lock a disc; {hole} is a centre").format(
+                        hole=hole), "DSC-3")
+            return Illegal(_("your pin in {hole} already locks its disc").format(
+                hole=hole), "DSC-3")
         if k in (_BAR, _UNBAR):
             if self._bar_done:
-                return Illegal("a turn holds at most one barrier action", "DSC-4")
+                return Illegal(_("a turn holds at most one barrier action"), "DSC-4")
             if k == _UNBAR:
-                return Illegal("your barrier is not on the board", "DSC-4")
+                return Illegal(_("your barrier is not on the board"), "DSC-4")
             text = f"{HOLE_NAMES[move.a]}-{HOLE_NAMES[move.b]}"
             if move.line < 0:
-                return Illegal(f"no line joins {text}", "DSC-4")
-            return Illegal(f"the line {text} already holds a barrier", "DSC-4")
-        return Illegal(f"{move} is not possible now", "DSC-2")  # pragma: no cover
+                return Illegal(_("no line joins {text}").format(text=text), "DSC-4")
+            return Illegal(_("the line {text} already holds a barrier").format(text=text), "DSC-4")
+        return Illegal(_("{move} is not possible now").format(
+            move=move), "DSC-2")  # pragma: no cover
 
     def _step_refusal(self, move: DiscsMove, p: int) -> Illegal:
         src, dst = HOLE_NAMES[move.a], HOLE_NAMES[move.b]
         if self._board[move.a] != p + 1:
-            return Illegal(f"you have no pin in {src}", "DSC-2")
+            return Illegal(_("you have no pin in {src}").format(src=src), "DSC-2")
         if self._board[move.b]:
             return Illegal(
-                f"{dst} is taken; pins only move to empty holes, nothing is captured", "DSC-2")
+                _("{dst} is taken; pins only move to empty holes, nothing is captured").format(
+                    dst=dst), "DSC-2")
         if move.line >= 0:
-            return Illegal(f"a barrier blocks the line {LINE_NAMES[move.line]}", "DSC-4")
+            return Illegal(_("a barrier blocks the line {line}").format(
+                               line=LINE_NAMES[move.line]), "DSC-4")
         if move.a // HOLES_PER_DISC == move.b // HOLES_PER_DISC:  # not neighbours, or legal
             return Illegal(
-                f"{src} and {dst} are not neighbours; a diagonally opposite hole takes "
-                "two moves", "DSC-2")
-        return Illegal(f"no line joins {src} and {dst}", "DSC-2")
+                _("{src} and {dst} are not neighbours; a diagonally opposite hole "
+                  "takes two moves").format(src=src, dst=dst), "DSC-2")
+        return Illegal(_("no line joins {src} and {dst}").format(src=src, dst=dst), "DSC-2")
 
     def _turn_refusal(self, move: DiscsMove, p: int) -> Illegal:
         d = move.a
@@ -397,10 +405,11 @@ class Discs(Game):
             if lock >= 0 and lock // HOLES_PER_DISC == d:
                 whose = "your" if who == p else "your opponent's"
                 return Illegal(
-                    f"{name} is locked by {whose} pin in {HOLE_NAMES[lock]}", "DSC-3")
+                    _("{name} is locked by {whose} pin in {hole}").format(
+                        name=name, whose=whose, hole=HOLE_NAMES[lock]), "DSC-3")
         return Illegal(
-            f"you may only turn a disc if it moves one of your pins; you have no pin in an "
-            f"outer hole of {name}", "DSC-2")
+            _("you may only turn a disc if it moves one of your pins; you have no pin "
+              "in an outer hole of {name}").format(name=name), "DSC-2")
 
     # --- playing ------------------------------------------------------------------------------
     def _snapshot(self) -> _Scalars:
@@ -673,15 +682,16 @@ class Discs(Game):
 
     def _load_position(self, data: dict[str, Any]) -> None:
         if not isinstance(data, dict):
-            raise StateError("the position must be an object")
+            raise StateError(_("the position must be an object"))
         self._setup()
         phase = data.get("phase")
         if phase not in _PHASE_NAMES:
-            raise StateError(f"phase must be one of {', '.join(_PHASE_NAMES)}")
+            raise StateError(_("phase must be one of {phase_names}").format(
+                                 phase_names=', '.join(_PHASE_NAMES)))
         self._phase = _PHASE_NAMES.index(phase)
         to_move = data.get("to_move")
         if to_move not in (0, 1) or isinstance(to_move, bool):
-            raise StateError("to_move must be 0 or 1")
+            raise StateError(_("to_move must be 0 or 1"))
         self._to_move = to_move
         self._load_discs(data.get("discs"))
         if self._phase == Phase.ARRANGE:
@@ -692,7 +702,7 @@ class Discs(Game):
             return
         silver = data.get("silver")
         if silver not in (0, 1) or isinstance(silver, bool):
-            raise StateError("silver must name the player (0 or 1) with the silver pins")
+            raise StateError(_("silver must name the player (0 or 1) with the silver pins"))
         self._silver = silver
         self._load_pins(data)
         self._load_blocks(data)
@@ -701,12 +711,14 @@ class Discs(Game):
 
     def _expect_setup(self, data: dict[str, Any], to_move: int) -> None:
         if self._to_move != to_move:
-            raise StateError(f"during the set-up step {_PHASE_NAMES[self._phase]} player "
-                             f"{to_move} is to move [DSC-1]")
+            raise StateError(_("during the set-up step {phase} player {to_move} is to "
+                               "move").format(
+                                 phase=_PHASE_NAMES[self._phase], to_move=to_move) + " [DSC-1]")
         if (self._phase == Phase.ARRANGE) != (self._colour[0] < 0):
-            raise StateError("the discs are arranged exactly when the arrange step is over [DSC-1]")
+            raise StateError(_("the discs are arranged exactly when the arrange step "
+                               "is over") + " [DSC-1]")
         if any(data.get("pins", [[], []])) or data.get("result") is not None:
-            raise StateError("no pins are on the board before the set-up ends [DSC-1]")
+            raise StateError(_("no pins are on the board before the set-up ends") + " [DSC-1]")
 
     def _load_discs(self, text: Any) -> None:
         if text == "?" * NUM_DISCS:
@@ -714,93 +726,98 @@ class Discs(Game):
         if not isinstance(text, str) or len(text) != NUM_DISCS or sorted(text) != sorted(
             COLOURS * 3
         ):
-            raise StateError("discs must be 9 letters, three each of R, G and B [DSC-1]")
+            raise StateError(_("discs must be 9 letters, three each of R, G and B") + " [DSC-1]")
         for d, letter in zip(ARRANGE_ORDER, text, strict=True):
             self._colour[d] = COLOURS.index(letter)
 
     def _load_pins(self, data: dict[str, Any]) -> None:
         if self._colour[0] < 0:
-            raise StateError("the discs must be arranged once play has begun [DSC-1]")
+            raise StateError(_("the discs must be arranged once play has begun") + " [DSC-1]")
         pins, start, home = data.get("pins"), data.get("start"), data.get("home")
         for name, value in (("pins", pins), ("start", start), ("home", home)):
             if not isinstance(value, list) or len(value) != 2 or not all(
                 isinstance(x, list) and all(isinstance(y, str) for y in x) for x in value
             ):
-                raise StateError(f"{name} must be two lists of names, one per player")
+                raise StateError(_("{name} must be two lists of names, one per player").format(
+                                     name=name))
         assert isinstance(pins, list) and isinstance(start, list) and isinstance(home, list)
         for p in (0, 1):
             if len(pins[p]) != PINS_PER_PLAYER:
-                raise StateError(f"player {p} must have {PINS_PER_PLAYER} pins [DSC-1]")
+                raise StateError(_("player {p} must have {pins_per_player} pins").format(
+                                     p=p, pins_per_player=PINS_PER_PLAYER) + " [DSC-1]")
             for name in pins[p]:
                 h = HOLE_INDEX.get(name)
                 if h is None:
-                    raise StateError(f"there is no hole {name[:20]!r}")
+                    raise StateError(_("there is no hole {name!r}").format(name=name[:20]))
                 if self._board[h]:
-                    raise StateError(f"two pins in hole {name} [DSC-2]")
+                    raise StateError(_("two pins in hole {name}").format(name=name) + " [DSC-2]")
                 self._board[h] = p + 1
                 self._pins[p].append(h)
                 self._count[p][h // HOLES_PER_DISC] += 1
             discs = [DISC_INDEX.get(n, -1) for n in start[p]]
             if tuple(sorted(discs)) not in CORNER_PAIRS:
-                raise StateError(f"player {p} must start on a pair of opposite corners [DSC-1]")
+                raise StateError(_("player {p} must start on a pair of opposite corners").format(
+                                     p=p) + " [DSC-1]")
             self._start[p] = sum(1 << d for d in discs)
             for n in home[p]:
                 d = DISC_INDEX.get(n, -1)
                 if d < 0 or not self._start[p] >> d & 1:
-                    raise StateError(f"{n[:20]!r} is not a starting disc of player {p} [DSC-5]")
+                    raise StateError(_("{n!r} is not a starting disc of player {p}").format(
+                                         n=n[:20], p=p) + " [DSC-5]")
                 if not self._count[p][d]:
-                    raise StateError(f"player {p} has left {n} entirely, so it is not home "
-                                     "any more [DSC-5]")
+                    raise StateError(_("player {p} has left {n} entirely, so it is not "
+                                       "home any more").format(p=p, n=n) + " [DSC-5]")
                 self._home[p] |= 1 << d
         if self._start[0] == self._start[1]:
-            raise StateError("the players start on different pairs of corners [DSC-1]")
+            raise StateError(_("the players start on different pairs of corners") + " [DSC-1]")
 
     def _load_blocks(self, data: dict[str, Any]) -> None:
         locks, bars = data.get("locks"), data.get("barriers")
         if not isinstance(locks, list) or len(locks) != 2:
-            raise StateError("locks must be a list of two holes or nulls")
+            raise StateError(_("locks must be a list of two holes or nulls"))
         if not isinstance(bars, list) or len(bars) != 2:
-            raise StateError("barriers must be a list of two lines or nulls")
+            raise StateError(_("barriers must be a list of two lines or nulls"))
         for p in (0, 1):
             if locks[p] is not None:
                 h = HOLE_INDEX.get(locks[p]) if isinstance(locks[p], str) else None
                 if h is None or not h % HOLES_PER_DISC or self._board[h] != p + 1:
-                    raise StateError(f"player {p}'s lock must be an own pin in an outer hole "
-                                     "[DSC-3]")
+                    raise StateError(_("player {p}'s lock must be an own pin in an "
+                                       "outer hole").format(p=p) + " [DSC-3]")
                 self._lock[p] = h
             if bars[p] is not None:
                 if bars[p] not in LINE_NAMES:
-                    raise StateError(f"player {p}'s barrier must be on a line such as "
-                                     f"{LINE_NAMES[0]} [DSC-4]")
+                    raise StateError(_("player {p}'s barrier must be on a line such as "
+                                       "{line}").format(p=p, line=LINE_NAMES[0]) + " [DSC-4]")
                 self._bar[p] = LINE_NAMES.index(bars[p])
         if self._bar[0] >= 0 and self._bar[0] == self._bar[1]:
-            raise StateError("a line holds at most one barrier [DSC-4]")
+            raise StateError(_("a line holds at most one barrier") + " [DSC-4]")
 
     def _load_score(self, data: dict[str, Any]) -> None:
         tokens = data.get("tokens")
         if not isinstance(tokens, list) or len(tokens) != 2 or not all(
             isinstance(t, str) for t in tokens
         ):
-            raise StateError("tokens must be two strings of colour letters")
+            raise StateError(_("tokens must be two strings of colour letters"))
         for p in (0, 1):
             if set(tokens[p]) - set(COLOURS) or len(set(tokens[p])) != len(tokens[p]):
-                raise StateError(f"player {p}'s tokens must be distinct letters R, G, B [DSC-5]")
+                raise StateError(_("player {p}'s tokens must be distinct letters R, G, "
+                                   "B").format(p=p) + " [DSC-5]")
             self._tokens[p] = sum(1 << COLOURS.index(c) for c in tokens[p])
         result = data.get("result")
         if result is None:
             if ALL_TOKENS in self._tokens:
-                raise StateError("a player holding every colour has won [DSC-6]")
+                raise StateError(_("a player holding every colour has won") + " [DSC-6]")
             return
         if not isinstance(result, dict) or not isinstance(result.get("reason"), str):
-            raise StateError("result must be null or {winners, reason}")
+            raise StateError(_("result must be null or {winners, reason}"))
         winners = result.get("winners")
         if winners not in ([], [0], [1]):
-            raise StateError("winners must be [], [0] or [1]")
+            raise StateError(_("winners must be [], [0] or [1]"))
         assert isinstance(winners, list)
         if winners and self._tokens[winners[0]] != ALL_TOKENS:
-            raise StateError("a winner holds a token of each colour [DSC-6]")
+            raise StateError(_("a winner holds a token of each colour") + " [DSC-6]")
         if not winners and ALL_TOKENS in self._tokens:
-            raise StateError("a player holding every colour has won, it is no draw [DSC-6]")
+            raise StateError(_("a player holding every colour has won, it is no draw") + " [DSC-6]")
         self._result = _Result(tuple(winners), result["reason"][:200])
 
     def _load_turn(self, data: dict[str, Any]) -> None:
@@ -808,20 +825,22 @@ class Discs(Game):
         if not isinstance(turn, dict) or not all(
             isinstance(turn.get(k), bool) for k in ("lock", "bar", "token")
         ):
-            raise StateError("turn must be {lock, bar, token} true/false")
+            raise StateError(_("turn must be {lock, bar, token} true/false"))
         if self._phase == Phase.MAIN and any(turn.values()):
-            raise StateError("no blocking action or token before the main action [DSC-2]")
+            raise StateError(_("no blocking action or token before the main action") + " [DSC-2]")
         self._lock_done, self._bar_done, self._earned = turn["lock"], turn["bar"], turn["token"]
         passes, quiet = data.get("passes"), data.get("quiet_turns")
         if passes not in (0, 1) or isinstance(passes, bool):
-            raise StateError("passes must be 0 or 1")
+            raise StateError(_("passes must be 0 or 1"))
         limit = self.opts["quiet_limit"] or None
         if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0 or (
             limit is not None and quiet > limit
         ):
-            raise StateError(f"quiet_turns must be from 0 to {limit} [DSC-7]")
+            raise StateError(_("quiet_turns must be from 0 to {limit}").format(
+                                 limit=limit) + " [DSC-7]")
         if quiet == limit and self._result is None:
-            raise StateError(f"{limit} quiet turns end the game [DSC-7]")
+            raise StateError(_("{limit} quiet turns end the game").format(
+                                 limit=limit) + " [DSC-7]")
         self._passes, self._quiet = passes, quiet
         seen = data.get("seen")
         if seen is None:  # a drawn position (a diagram): count it once if a turn begins here
@@ -831,9 +850,10 @@ class Discs(Game):
             isinstance(k, str) and len(k) < 200 and isinstance(v, int) and not isinstance(v, bool)
             and 1 <= v <= REPETITION_LIMIT for k, v in seen.items()
         ):
-            raise StateError("seen must map start-of-turn positions to counts 1 to 3 [DSC-7]")
+            raise StateError(_("seen must map start-of-turn positions to counts 1 to 3")
+                + " [DSC-7]")
         if self._result is None and REPETITION_LIMIT in seen.values():
-            raise StateError("a position seen three times ends the game [DSC-7]")
+            raise StateError(_("a position seen three times ends the game") + " [DSC-7]")
         self._reps = dict(seen)
 
     # --- the diagram (see the module docstring) ----------------------------------------------
@@ -886,10 +906,10 @@ class Discs(Game):
         fields = text.split(" ")
         if len(fields) < 10 or (len(fields) > 10 and (fields[10] != "over" or len(fields) < 13)):
             raise StateError(
-                "a Discs diagram is the board (rank 3 first, ranks split by '/', discs by ','), "
-                "the player and phase (0m), the silver player (s1), the starting discs, locks, "
-                "barriers, tokens, this turn's flags, passes and quiet turns (see "
-                "rulebox.games.discs.rules)"
+                _("a Discs diagram is the board (rank 3 first, ranks split by '/', "
+                  "discs by ','), the player and phase (0m), the silver player (s1), "
+                  "the starting discs, locks, barriers, tokens, this turn's flags, "
+                  "passes and quiet turns (see rulebox.games.discs.rules)")
             )
         ranks = fields[0].split("/")
         to_phase, silver, start = fields[1], fields[2], fields[3]
@@ -902,19 +922,20 @@ class Discs(Game):
             or not fields[8].isdigit()
             or not fields[9].isdigit()
         ):
-            raise StateError(f"not a Discs diagram: {text[:60]!r}")
+            raise StateError(_("not a Discs diagram: {text!r}").format(text=text[:60]))
         colours = {}
         pins: list[list[str]] = [[], []]
         for rank, line in zip("321", ranks, strict=True):
             discs = line.split(",")
             if len(discs) != 3:
-                raise StateError(f"rank {rank} of the diagram needs 3 discs, a to c")
+                raise StateError(_("rank {rank} of the diagram needs 3 discs, a to c").format(
+                                     rank=rank))
             for f, disc in zip("abc", discs, strict=True):
                 name = f + rank
                 if len(disc) != 1 + HOLES_PER_DISC or set(disc[1:]) - set(".01"):
                     raise StateError(
-                        f"disc {name}: {disc[:12]!r} is a colour R G B (or ?) and five holes "
-                        "c ne nw se sw, each . 0 or 1"
+                        _("disc {name}: {disc!r} is a colour R G B (or ?) and five "
+                          "holes c ne nw se sw, each . 0 or 1").format(name=name, disc=disc[:12])
                     )
                 colours[name] = disc[0].upper()
                 base = DISC_INDEX[name] * HOLES_PER_DISC
@@ -925,7 +946,8 @@ class Discs(Game):
         def pair(token: str) -> list[str | None]:
             parts = token.split(",")
             if len(parts) != 2:
-                raise StateError(f"{token[:30]!r} must be two values split by ',' (- for none)")
+                raise StateError(_("{token!r} must be two values split by ',' (- for "
+                                   "none)").format(token=token[:30]))
             return [None if v == "-" else v for v in parts]
 
         starts: list[list[str]] = [[], []]
@@ -938,7 +960,7 @@ class Discs(Game):
         tokens = pair(fields[6])
         flags = fields[7]
         if flags != "-" and (set(flags) - set("lbt") or len(set(flags)) != len(flags)):
-            raise StateError("this turn's flags are some of l b t, or -")
+            raise StateError(_("this turn's flags are some of l b t, or -"))
         position: dict[str, Any] = {
             "phase": _PHASE_NAMES["acmb".index(to_phase[1])],
             "to_move": int(to_phase[0]),
@@ -958,7 +980,7 @@ class Discs(Game):
         if len(fields) > 10:
             winners = fields[11]
             if winners not in ("-", "0", "1"):
-                raise StateError("after over comes the winner (0 or 1, - for none) and why")
+                raise StateError(_("after over comes the winner (0 or 1, - for none) and why"))
             position["result"] = {
                 "winners": [] if winners == "-" else [int(winners)],
                 "reason": " ".join(fields[12:]),

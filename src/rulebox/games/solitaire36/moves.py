@@ -19,6 +19,7 @@ from rulebox.games.solitaire36.board import (
     NUM_CARDS,
     NUM_CELLS,
 )
+from rulebox.i18n import _
 
 DISCARD = NUM_CELLS
 """The ``cell`` of a discard move."""
@@ -79,8 +80,9 @@ def parse_s36_move(text: str) -> S36Move:
     if not m:
         raise InvalidMoveError(
             text,
-            "write <card>:<cell> to remove a cube (Y4:c2) or <card>:x to discard (Y4:x); "
-            "cards are a colour R Y G B K W and a symbol 1-6, green cards end in g (Y5g)",
+            _("write <card>:<cell> to remove a cube (Y4:c2) or <card>:x to discard "
+              "(Y4:x); cards are a colour R Y G B K W and a symbol 1-6, green cards "
+              "end in g (Y5g)"),
         )
     colour, symbol, green, target = m.groups()
     code = colour.upper() + symbol + green
@@ -88,8 +90,8 @@ def parse_s36_move(text: str) -> S36Move:
     if card is None:
         raise InvalidMoveError(
             text,
-            f"there is no green card {code}: green set k pairs colour R,Y,G,B,K,W (0-5) "
-            "number i with symbol ((i + k) mod 6) + 1",
+            _("there is no green card {code}: green set k pairs colour R,Y,G,B,K,W "
+              "(0-5) number i with symbol ((i + k) mod 6) + 1").format(code=code),
         )
     cell = DISCARD if target == "x" else CELL_INDEX[target]
     return MOVES[card][cell]

@@ -66,6 +66,7 @@ from rulebox.games.solitaire36.reach import impossibility
 from rulebox.games.solitaire36.words import SEAT_NAMES
 from rulebox.games.solitaire36.words import describe as _describe
 from rulebox.games.solitaire36.words import highlights as _highlights
+from rulebox.i18n import _
 
 EMPTY = -1
 """The colour of an empty cell."""
@@ -185,7 +186,7 @@ class Solitaire36(Game):
         try:
             given = _normalise_deck(self.opts["deck"])
         except ValueError as e:
-            raise OptionError(f"bad option deck: {e}") from None
+            raise OptionError(_("bad option deck: {e}").format(e=e)) from None
         if given is None:
             order = list(cards)
             rng(seed, "deck").shuffle(order)
@@ -304,7 +305,7 @@ class Solitaire36(Game):
 
     def illegal_reason(self, move: Any) -> Illegal | None:
         if not isinstance(move, S36Move):
-            return Illegal(f"{move!r} is not a 36 to 1 move", "S36-1")
+            return Illegal(_("{move!r} is not a 36 to 1 move").format(move=move), "S36-1")
         if move in self._moves():
             return None
         card = move.card
@@ -312,44 +313,52 @@ class Solitaire36(Game):
         if card not in self._faceup:
             if card in self._discard:
                 return Illegal(
-                    f"{code} is on the discard pile, and no card comes back from it", "S36-4"
+                    _("{code} is on the discard pile, and no card comes back from it").format(
+                        code=code), "S36-4"
                 )
             if card >= len(self.deck()):
                 return Illegal(
-                    f"{code} is a green card of set {CARD_GREEN_SET[card]}, which is not in this "
-                    f"deck (green={self.opts['green']})",
+                    _("{code} is a green card of set {card_green_set}, which is not in "
+                      "this deck (green={opt})").format(
+                        code=code, card_green_set=CARD_GREEN_SET[card], opt=self.opts['green']),
                     "S36-7",
                 )
             shown = " and ".join(CARD_CODES[c] for c in self._faceup) or "none"
-            return Illegal(f"{code} is not face up (face up: {shown})", "S36-1")
+            return Illegal(_("{code} is not face up (face up: {shown})").format(
+                               code=code, shown=shown), "S36-1")
         if move.is_discard:
             targets = self.targets(card)
             if targets:
                 cells = ", ".join(CELL_NAMES[c] for c in bits(targets))
                 return Illegal(
-                    f"{code} can still remove a cube ({cells}), so it may not be discarded",
+                    _("{code} can still remove a cube ({cells}), so it may not be "
+                      "discarded").format(code=code, cells=cells),
                     "S36-3",
                 )
             return Illegal(
-                "the draw pile is empty, so a card can no longer be discarded for a new one",
+                _("the draw pile is empty, so a card can no longer be discarded for a new one"),
                 "S36-3",
             )
         cell = move.cell
         name = CELL_NAMES[cell]
         colour = self._grid[cell]
         if colour == EMPTY:
-            return Illegal(f"there is no cube on {name}", "S36-1")
+            return Illegal(_("there is no cube on {name}").format(name=name), "S36-1")
         f = cell_file(cell)
         if colour != CARD_COLOUR[card] and f != CARD_SYMBOL[card]:
             s = CARD_SYMBOL[card]
             return Illegal(
-                f"{code} removes a {COLOUR_NAMES[CARD_COLOUR[card]]} cube or a cube in the "
-                f"{SYMBOL_NAMES[s]} column ({FILES[s]}); the cube on {name} is "
-                f"{COLOUR_NAMES[colour]} and stands in the {SYMBOL_NAMES[f]} column ({FILES[f]})",
+                _("{code} removes a {colour} cube or a cube in the {symbol} column "
+                  "({file}); the cube on {name} is {colour2} and stands in the "
+                  "{symbol2} column ({file2})").format(
+                    code=code, colour=COLOUR_NAMES[CARD_COLOUR[card]], symbol=SYMBOL_NAMES[s],
+                    file=FILES[s], name=name, colour2=COLOUR_NAMES[colour],
+                    symbol2=SYMBOL_NAMES[f], file2=FILES[f]),
                 "S36-1",
             )
         return Illegal(
-            f"the cube on {name} has no orthogonally adjacent cube, so it cannot be removed",
+            _("the cube on {name} has no orthogonally adjacent cube, so it cannot be "
+              "removed").format(name=name),
             "S36-2",
         )
 
@@ -448,14 +457,15 @@ class Solitaire36(Game):
 
     def _load_position(self, data: dict[str, Any]) -> None:
         if not isinstance(data, dict):
-            raise StateError("the position must be an object")
+            raise StateError(_("the position must be an object"))
         rows = data.get("grid")
         if not (
             isinstance(rows, list)
             and len(rows) == SIZE
             and all(isinstance(r, str) and len(r) == SIZE for r in rows)
         ):
-            raise StateError("grid must be 6 strings of 6 colour letters (ranks 1-6, files a-f)")
+            raise StateError(_("grid must be 6 strings of 6 colour letters (ranks 1-6, "
+                               "files a-f)"))
         colours: list[int] = []
         for r, row in enumerate(rows):
             for f, ch in enumerate(row.upper()):
@@ -464,50 +474,56 @@ class Solitaire36(Game):
                     continue
                 if ch not in COLOURS:
                     raise StateError(
-                        f"{FILES[f]}{r + 1}: {ch!r} is not a colour (R Y G B K W or .)"
+                        _("{file}{r}: {ch!r} is not a colour (R Y G B K W or .)").format(
+                            file=FILES[f], r=r + 1, ch=ch)
                     )
                 colour = COLOURS.index(ch)
                 if self.opts["grid"] == "standard" and colour != STANDARD_GRID[r * SIZE + f]:
                     raise StateError(
-                        f"{FILES[f]}{r + 1}: a {COLOUR_NAMES[colour]} cube cannot stand in rank "
-                        f"{r + 1} of the standard grid (rank {r + 1} is "
-                        f"{COLOUR_NAMES[STANDARD_GRID[r * SIZE]]}) [S36-8]"
+                        _("{file}{r}: a {colour} cube cannot stand in rank {r} of the "
+                          "standard grid (rank {r} is {colour2})").format(
+                            file=FILES[f], r=r + 1, colour=COLOUR_NAMES[colour],
+                            colour2=COLOUR_NAMES[STANDARD_GRID[r * SIZE]]) + " [S36-8]"
                     )
                 colours.append(colour)
         for colour in range(len(COLOURS)):
             if colours.count(colour) > SIZE:
-                raise StateError(f"there are only 6 {COLOUR_NAMES[colour]} cubes")
+                raise StateError(_("there are only 6 {colour} cubes").format(
+                                     colour=COLOUR_NAMES[colour]))
         cubes = sum(c != EMPTY for c in colours)
         if cubes == 0:
-            raise StateError("the grid is empty; the last cube can never be removed [S36-2]")
+            raise StateError(_("the grid is empty; the last cube can never be removed")
+                + " [S36-2]")
         piles = {}
         for key in ("faceup", "pile", "discard"):
             value = data.get(key)
             if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-                raise StateError(f"{key} must be a list of card codes")
+                raise StateError(_("{key} must be a list of card codes").format(key=key))
             try:
                 piles[key] = [_card_from_text(c) for c in value]
             except ValueError as e:
-                raise StateError(f"{key}: {e}") from None
+                raise StateError(_("{key}: {e}").format(key=key, e=e)) from None
         faceup, pile, discard = piles["faceup"], piles["pile"], piles["discard"]
         everything = faceup + pile + discard
         deck = self.deck()
         if len(set(everything)) != len(everything) or sorted(everything) != deck:
             raise StateError(
-                f"the face-up cards, draw pile and discard pile must hold each of the {len(deck)} "
-                f"cards of the deck (green={self.opts['green']}) exactly once"
+                _("the face-up cards, draw pile and discard pile must hold each of the "
+                  "{n_deck} cards of the deck (green={opt}) exactly once").format(
+                    n_deck=len(deck), opt=self.opts['green'])
             )
         if len(faceup) > 2 or (pile and len(faceup) != 2):
-            raise StateError("two cards lie face up while the draw pile lasts, never more [S36-1]")
+            raise StateError(_("two cards lie face up while the draw pile lasts, never "
+                               "more") + " [S36-1]")
         if TOTAL_CUBES - cubes > len(discard):
             raise StateError(
-                f"{TOTAL_CUBES - cubes} cubes are gone but only {len(discard)} cards were used "
-                "[S36-1]"
+                _("{total_cubes} cubes are gone but only {n_discard} cards were used").format(
+                    total_cubes=TOTAL_CUBES - cubes, n_discard=len(discard)) + " [S36-1]"
             )
         standard = STANDARD_GRID if self.opts["grid"] == "standard" else None
         why = impossibility(colours, standard, faceup, pile, discard, self.literal_end)
         if why:
-            raise StateError(f"no play reaches this position: {why}")
+            raise StateError(_("no play reaches this position: {why}").format(why=why))
         self._set_grid(colours)
         self._faceup = faceup
         self._pile = pile[::-1]
@@ -534,9 +550,9 @@ class Solitaire36(Game):
         rows = fields[0].split("/")
         if len(fields) != 4 or len(rows) != SIZE:
             raise StateError(
-                "a 36 to 1 diagram is the grid (six ranks, rank 6 first, split by '/'), the "
-                "face-up cards, the draw pile (next first) and the discard pile, cards split by "
-                "',' and '-' for none"
+                _("a 36 to 1 diagram is the grid (six ranks, rank 6 first, split by "
+                  "'/'), the face-up cards, the draw pile (next first) and the discard "
+                  "pile, cards split by ',' and '-' for none")
             )
         faceup, pile, discard = ([] if f == "-" else f.split(",") for f in fields[1:])
         return {"grid": rows[::-1], "faceup": faceup, "pile": pile, "discard": discard}, {}
@@ -614,6 +630,7 @@ def _check_deck(given: Sequence[int], cards: list[int], green: int) -> None:
     if extra:
         parts.append("not in this deck " + ",".join(CARD_CODES[c] for c in extra))
     raise OptionError(
-        f"bad option deck: it must list each of the {len(cards)} cards of the deck "
-        f"(green={green}) exactly once; " + "; ".join(parts) + " [S36-10]"
+        _("bad option deck: it must list each of the {n_cards} cards of the deck "
+          "(green={green}) exactly once; {parts}").format(
+            n_cards=len(cards), green=green, parts="; ".join(parts)) + " [S36-10]"
     )
