@@ -196,3 +196,20 @@ def test_server_rules_in_the_request_language(tmp_path: Path) -> None:
     assert ru["text"] == game_entry("columba").rules_text("ru")
     en = asyncio.run(get("/api/rules/countred", {}))
     assert en["text"] == english("countred")
+
+
+def test_rules_text_falls_back_to_english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game without a text in the language asked for answers its English rules."""
+    import dataclasses
+
+    package = tmp_path / "rulebox_untranslated_game"
+    package.mkdir()
+    (package / "__init__.py").write_text("", "utf-8")
+    (package / "rules.md").write_text("# Untranslated\n\n- **XX-1** English only.\n", "utf-8")
+    (package / "rules.de.md").write_text("# Unübersetzt\n\n- **XX-1** Nur Deutsch.\n", "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry = dataclasses.replace(game_entry("countred"), package="rulebox_untranslated_game")
+    assert entry.rules_text("ru") == "# Untranslated\n\n- **XX-1** English only.\n"
+    assert entry.rules_text("de").startswith("# Unübersetzt")
+    with use_language("ru"):
+        assert entry.rules_text().startswith("# Untranslated")

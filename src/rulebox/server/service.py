@@ -321,7 +321,7 @@ class GameService:
         except RuleboxError as e:
             raise ApiError(404, "unknown_game", str(e)) from None
         try:
-            text = entry.rules_text()
+            text = entry.rules_text(language())  # the request's language (English if none)
         except (FileNotFoundError, OSError, ModuleNotFoundError):
             text = f"# {entry.title}\n\n(The rules text of this game is not written yet.)\n"
         return {"game": entry.id, "title": entry.title, "text": text,
