@@ -1,4 +1,5 @@
-"""``rulebox serve``: the browser game (web client, JSON API, WebSockets) in one process.
+"""``rulebox serve``: the browser game (web client, JSON API, WebSockets) in one process, or
+in ``--workers N`` processes on one port (PostgreSQL; docs/SERVER.md, "Many processes").
 
 The lead wires this into the ``rulebox`` command with :func:`add_arguments` and :func:`run`.
 """
@@ -6,9 +7,17 @@ The lead wires this into the ``rulebox`` command with :func:`add_arguments` and 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import re
+import signal
+import socket
 import sys
+import time
+from typing import IO, Any
+
+from rulebox.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +28,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, metavar="URL",
                         help="database URL: sqlite:///path.db or postgresql://user@host/db "
                         "(default: SQLite in the user's data directory)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="server processes on this host, sharing the port (SO_REUSEPORT; "
+                        "PostgreSQL only, default 1)")
+    parser.add_argument("--pubsub", default=None, metavar="URL",
+                        help="live updates between server processes: redis://host:6379/0 "
+                        "(default with PostgreSQL: its LISTEN/NOTIFY)")
+    parser.add_argument("--job-lease", type=float, default=None, metavar="S",
+                        help="seconds a process holds a computer's turn unless it renews it "
+                        "(PostgreSQL; default 10: a process that died hands it on after that)")
+    parser.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"),
                         help="server log level (default info)")
@@ -80,10 +99,31 @@ def run(args: argparse.Namespace) -> int:
                     moves_per_second=args.moves_per_second, moves_burst=args.moves_burst,
                     expire_after=args.expire_hours * 3600, trusted_hosts=hosts)
     url = args.db or default_db_url()
+    workers = int(getattr(args, "workers", 1) or 1)
+    pubsub = getattr(args, "pubsub", None)
+    lease = getattr(args, "job_lease", None)
+    sqlite = url.startswith("sqlite")
+    if workers < 1 or (lease is not None and lease <= 0):
+        print(_("--workers and --job-lease must be positive"), file=sys.stderr)
+        return 2
+    if sqlite and (workers > 1 or pubsub):
+        print(_("rulebox serve: several server processes need PostgreSQL (--db "
+                "postgresql://...); SQLite allows one process"), file=sys.stderr)
+        return 2
+    lock = None
+    if sqlite:
+        lock = lock_sqlite(url)
+        if lock is False:
+            print(_("rulebox serve: another rulebox serve uses this SQLite database; SQLite "
+                    "allows one server process (use PostgreSQL for several)"), file=sys.stderr)
+            return 2
+    if workers > 1:
+        return supervise(args, workers, url)
     redact_tokens()
     try:
         app = create_app(url, limits, think_workers=args.think_workers,
-                         csp_script_extra=args.csp_script_extra)
+                         csp_script_extra=args.csp_script_extra, pubsub=pubsub,
+                         job_lease=lease)
     except Exception as e:  # a bad URL or a missing database driver
         print(f"cannot use database {url!r}: {e}", file=sys.stderr)
         return 2
@@ -93,12 +133,134 @@ def run(args: argparse.Namespace) -> int:
         print("rulebox: answering only for host names " + ", ".join(hosts)
               + " (add yours with --trusted-host)", file=sys.stderr)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                    ws="auto", timeout_graceful_shutdown=5)
+        if getattr(args, "reuse_port", False):  # one of --workers N processes
+            config = uvicorn.Config(app, host=args.host, port=args.port,
+                                    log_level=args.log_level, ws="auto",
+                                    timeout_graceful_shutdown=5)
+            uvicorn.Server(config).run(sockets=[reuse_port_socket(args.host, args.port)])
+        else:
+            uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                        ws="auto", timeout_graceful_shutdown=5)
     except (OSError, SystemExit) as e:
         print(f"rulebox serve stopped: {e}", file=sys.stderr)
         return 1
+    finally:
+        if lock and not isinstance(lock, bool):
+            lock.close()
     return 0
+
+
+def reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A listening-ready socket on ``host:port`` that other processes may bind too
+    (``SO_REUSEPORT``: the kernel spreads new connections over them)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def lock_sqlite(url: str) -> IO[bytes] | bool | None:
+    """Hold ``<database>.lock`` while this process serves an SQLite file: the open lock file,
+    ``False`` when another process holds it, ``None`` where there is nothing to lock (an
+    in-memory database, no ``fcntl``)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        return None
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if not path or path.startswith((":memory:", "file:")) or "?" in path:
+        return None
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    old = os.umask(0o077)
+    try:
+        f = open(path + ".lock", "ab")  # noqa: SIM115 (held until the process ends)
+    finally:
+        os.umask(old)
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        return False
+    return f
+
+
+def _child(options: dict[str, Any]) -> None:
+    """One of ``--workers N``: this serve on the shared port."""
+    args = argparse.Namespace(**options)
+    args.workers = 1
+    args.reuse_port = True
+    sys.exit(run(args))
+
+
+def supervise(args: argparse.Namespace, workers: int, url: str) -> int:
+    """``--workers N``: N server processes on one port (``SO_REUSEPORT``; each a full server
+    with its own think workers); one that dies is started again. SIGTERM or SIGINT stops all
+    of them."""
+    import multiprocessing
+
+    from rulebox.server.store import Store
+
+    try:
+        Store(url).close()  # the tables, once, before the processes race to make them
+        reuse_port_socket(args.host, args.port).close()  # the port is free (or ours to share)
+    except Exception as e:
+        print(f"cannot use database {_safe(url)!r} or port {args.port}: {e}", file=sys.stderr)
+        return 2
+    ctx = multiprocessing.get_context("spawn")
+    options = dict(vars(args))
+    procs: list[Any] = []
+    started: list[float] = []
+    stopping = False
+
+    def start(i: int) -> None:
+        proc = ctx.Process(target=_child, args=(options,), name=f"rulebox-serve-{i}")
+        proc.start()
+        if i < len(procs):
+            procs[i], started[i] = proc, time.monotonic()
+        else:
+            procs.append(proc)
+            started.append(time.monotonic())
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    print(_("rulebox: {n} server processes on port {port} (SO_REUSEPORT)")
+          .format(n=workers, port=args.port), file=sys.stderr)
+    status = 0
+    try:
+        for i in range(workers):
+            start(i)
+        while not stopping:
+            time.sleep(0.2)
+            for i, proc in enumerate(procs):
+                if proc.is_alive() or stopping:
+                    continue
+                if time.monotonic() - started[i] < 10 and proc.exitcode:  # fails at once
+                    print(_("rulebox: a server process failed at start (status {code}); "
+                            "stopping").format(code=proc.exitcode), file=sys.stderr)
+                    stopping, status = True, 1
+                    break
+                print(_("rulebox: server process {pid} ended (status {code}); starting "
+                        "another").format(pid=proc.pid, code=proc.exitcode), file=sys.stderr)
+                start(i)
+    finally:
+        for proc in procs:
+            if proc.is_alive() and proc.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            proc.join(15)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(5)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    return status
 
 
 _TOKEN = re.compile(r"((?:token|auth)=)[^&\s\"']+", re.IGNORECASE)

@@ -1,10 +1,17 @@
 """Durable storage of online games through SQLAlchemy: SQLite by default, PostgreSQL on request.
 
-Two tables: ``games`` (one row per game: its seats, the token hashes, the complete state of
-the table, :meth:`rulebox.match.table.Table.to_json`, and a version counter) and ``moves``
-(one row per ply, for the move list with times). A move is stored in one transaction that
-appends its row and replaces the state; the server acknowledges a move only after that
+Three tables: ``games`` (one row per game: its seats, the token hashes, the complete state of
+the table, :meth:`rulebox.match.table.Table.to_json`, and a version counter), ``moves`` (one
+row per ply, for the move list with times) and ``jobs`` (computer turns waiting for a server
+process, PostgreSQL only: :mod:`rulebox.server.cluster`). A move is stored in one transaction
+that appends its row and replaces the state; the server acknowledges a move only after that
 transaction has committed.
+
+Optimistic concurrency: a write names the version the change was made on (``expected``) and
+replaces the row only if storage is not ahead of it (``UPDATE ... WHERE id = :id AND version <=
+:expected``, in the same transaction as the moves); otherwise it raises :class:`StaleWrite` and
+changes nothing. So several server processes on one database never both apply a change to the
+same position (docs/SERVER.md, "Many processes").
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,7 +33,6 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -73,8 +79,34 @@ class MoveRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class JobRow(Base):
+    """A computer's turn waiting for a server process (PostgreSQL): the game, the version the
+    computer is to move on, and the lease of the process thinking about it."""
+
+    __tablename__ = "rulebox_jobs"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    taken_by: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 _GAMES: Table = GameRow.__table__  # type: ignore[assignment]
 _MOVES: Table = MoveRow.__table__  # type: ignore[assignment]
+
+
+class StaleWrite(Exception):
+    """Storage holds a newer version of the game than the change was made on (another server
+    process changed it first); nothing was written."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
+Change = tuple[str, int, int]
+"""What a committed write changed: (game id, new version, moves appended)."""
 
 
 @dataclass
@@ -137,6 +169,11 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._write_lock = threading.Lock() if self.is_sqlite else None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.notify_channel: str | None = None
+        """PostgreSQL: ``pg_notify`` this channel with ``<game id>:<version>`` in the
+        transaction of every write (delivered when it commits)."""
+        self.listeners: list[Callable[[list[Change]], None]] = []
+        """Called after every committed write, in the writing thread."""
         Base.metadata.create_all(self.engine)
         self._upgrade()
 
@@ -160,6 +197,28 @@ class Store:
             with self._sessions.begin() as session:
                 yield session
 
+    def _notify(self, s: Session, changes: list[Change]) -> None:
+        """Queue the notifications of ``changes`` in the write's transaction."""
+        if self.notify_channel is not None:
+            for gid, version, _n in changes:
+                s.execute(text("SELECT pg_notify(:c, :p)"),
+                          {"c": self.notify_channel, "p": f"{gid}:{version}"})
+
+    def _committed(self, changes: list[Change]) -> None:
+        for listener in self.listeners:
+            listener(changes)
+
+    def _replace(self, s: Session, game_id: str, expected: int | None, **values: Any) -> None:
+        """Replace a game's row, only if storage is not ahead of ``expected`` (``None``: no
+        check); :class:`StaleWrite` otherwise (or when there is no such game)."""
+        stmt = update(_GAMES).where(_GAMES.c.id == game_id)
+        if expected is not None:
+            stmt = stmt.where(_GAMES.c.version <= expected)
+        if s.execute(stmt.values(**values)).rowcount != 1:  # type: ignore[attr-defined]
+            if expected is None:
+                raise KeyError(game_id)
+            raise StaleWrite(game_id)
+
     # --- writes ------------------------------------------------------------------------------
     def create_game(
         self, game_id: str, game: str, seats: list[dict[str, Any]], hotseat: bool,
@@ -171,89 +230,67 @@ class Store:
             s.add(GameRow(
                 id=game_id, game=game, seats=json.dumps(seats), hotseat=hotseat,
                 state=json.dumps(state), ply=len(state.get("history", [])), over=False,
-                version=0, created_at=now, updated_at=now,
+                version=int(state.get("version", 0)), created_at=now, updated_at=now,
             ))
 
     def record_moves(
         self, game_id: str, first_ply: int, moves: list[tuple[int, str]],
-        state: dict[str, Any], over: bool, version: int,
+        state: dict[str, Any], over: bool, version: int, expected: int | None = None,
     ) -> None:
         """Append moves (``(player, text)`` from ply ``first_ply`` on) and the new state, in one
-        transaction (committed on return)."""
-        now = _now()
-        with self._write() as s:
-            for i, (player, text) in enumerate(moves):
-                s.add(MoveRow(game_id=game_id, ply=first_ply + i, player=player, move=text, at=now))
-            row = s.get(GameRow, game_id)
-            if row is None:
-                raise KeyError(game_id)
-            row.state = json.dumps(state)
-            row.ply = first_ply + len(moves)
-            row.over = over
-            row.version = version
-            row.updated_at = now
+        transaction (committed on return); made on version ``expected``
+        (:class:`StaleWrite` when storage is ahead of it)."""
+        self.record_batch([(game_id, first_ply, moves, state, over, version, expected)])
 
-    def record_batch(
-        self, items: list[tuple[str, int, list[tuple[int, str]], dict[str, Any], bool, int]]
-    ) -> None:
-        """Several :meth:`record_moves` (``(game_id, first_ply, moves, state, over, version)``)
-        in one transaction: one commit (one disk flush) for many games' moves."""
+    def record_batch(self, items: list[tuple[Any, ...]]) -> None:
+        """Several :meth:`record_moves` (``(game_id, first_ply, moves, state, over, version)``,
+        optionally followed by the version ``expected`` they were made on) in one transaction:
+        one commit (one disk flush) for many games' moves. One stale item
+        (:class:`StaleWrite`) fails the whole transaction."""
         now = _now()
+        changes: list[Change] = []
         with self._write() as s:
-            rows = [
-                {"game_id": gid, "ply": first + i, "player": player, "move": text, "at": now}
-                for gid, first, moves, _state, _over, _version in items
-                for i, (player, text) in enumerate(moves)
-            ]
+            rows = []
+            for item in items:
+                gid, first, moves, state, over, version = item[:6]
+                expected = item[6] if len(item) > 6 else None
+                self._replace(s, gid, expected, state=json.dumps(state),
+                              ply=first + len(moves), over=over, version=version,
+                              updated_at=now)
+                rows += [{"game_id": gid, "ply": first + i, "player": player, "move": text,
+                          "at": now} for i, (player, text) in enumerate(moves)]
+                changes.append((gid, version, len(moves)))
             if rows:
                 s.connection().execute(_MOVES.insert(), rows)
-            s.connection().execute(
-                update(_GAMES).where(_GAMES.c.id == bindparam("gid")),
-                [{"gid": gid, "state": json.dumps(state), "ply": first + len(moves),
-                  "over": over, "version": version, "updated_at": now}
-                 for gid, first, moves, state, over, version in items],
-            )
+            self._notify(s, changes)
+        self._committed(changes)
 
-    def truncate(self, game_id: str, ply: int, state: dict[str, Any], version: int) -> None:
+    def truncate(self, game_id: str, ply: int, state: dict[str, Any], version: int,
+                 expected: int | None = None) -> None:
         """Forget the moves from ``ply`` on (an undo) and store the new state."""
-        with self._write() as s:
-            s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
-            row = s.get(GameRow, game_id)
-            if row is None:
-                raise KeyError(game_id)
-            row.state = json.dumps(state)
-            row.ply = ply
-            row.over = False
-            row.version = version
-            row.updated_at = _now()
+        self.save_state(game_id, ply, state, False, version, None, expected=expected)
 
     def save_state(self, game_id: str, ply: int, state: dict[str, Any], over: bool,
-                   version: int, agreed: str | None) -> None:
+                   version: int, agreed: str | None, expected: int | None = None) -> None:
         """Store the table after a change that is not a move (an undo: the moves from ``ply``
         on are forgotten; a draw offer or answer; a resignation, whose ``agreed`` text says
-        how the game ended at the table)."""
+        how the game ended at the table), made on version ``expected``
+        (:class:`StaleWrite` when storage is ahead of it)."""
         with self._write() as s:
+            self._replace(s, game_id, expected, state=json.dumps(state), ply=ply, over=over,
+                          agreed=agreed, version=version, updated_at=_now())
             s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
-            row = s.get(GameRow, game_id)
-            if row is None:
-                raise KeyError(game_id)
-            row.state = json.dumps(state)
-            row.ply = ply
-            row.over = over
-            row.agreed = agreed
-            row.version = version
-            row.updated_at = _now()
+            self._notify(s, [(game_id, version, 0)])
+        self._committed([(game_id, version, 0)])
 
-    def set_agreed(self, game_id: str, reason: str, version: int) -> None:
+    def set_agreed(self, game_id: str, reason: str, version: int,
+                   expected: int | None = None) -> None:
         """Record a result the players agreed on (the game ends there)."""
         with self._write() as s:
-            row = s.get(GameRow, game_id)
-            if row is None:
-                raise KeyError(game_id)
-            row.agreed = reason
-            row.over = True
-            row.version = version
-            row.updated_at = _now()
+            self._replace(s, game_id, expected, agreed=reason, over=True, version=version,
+                          updated_at=_now())
+            self._notify(s, [(game_id, version, 0)])
+        self._committed([(game_id, version, 0)])
 
     # --- reads -------------------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame | None:
@@ -267,6 +304,17 @@ class Store:
                 state=json.loads(row.state), version=row.version, created_at=row.created_at,
                 agreed=row.agreed,
             )
+
+    def version_of(self, game_id: str) -> int | None:
+        """The stored version of a game (one indexed read), or ``None``."""
+        with self._sessions() as s:
+            return s.execute(select(GameRow.version).where(GameRow.id == game_id)
+                             ).scalar_one_or_none()
+
+    def ping(self) -> None:
+        """Raise unless the database answers."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     def move_times(self, game_id: str) -> list[tuple[int, int, str, datetime]]:
         """(ply, player, move, time) of every stored move."""
@@ -302,6 +350,70 @@ class Store:
                 .order_by(GameRow.updated_at).limit(limit)
             ).all()
             return [r[0] for r in rows]
+
+
+    # --- computer turns as jobs (PostgreSQL) ---------------------------------------------------
+    def enqueue_job(self, game_id: str, version: int) -> None:
+        """A computer is to move in ``game_id`` on ``version``: add the job (a job for an older
+        version is replaced and its lease dropped; one for this version is left alone)."""
+        with self._write() as s:
+            s.execute(text(
+                "INSERT INTO rulebox_jobs (game_id, version, created_at) VALUES (:g, :v, now()) "
+                "ON CONFLICT (game_id) DO UPDATE SET version = EXCLUDED.version, "
+                "created_at = EXCLUDED.created_at, taken_by = NULL, lease_until = NULL "
+                "WHERE rulebox_jobs.version < EXCLUDED.version"), {"g": game_id, "v": version})
+            self._notify(s, [(game_id, version, 0)])
+        self._committed([(game_id, version, 0)])
+
+    def take_job(self, owner: str, lease: float) -> tuple[str, int, float] | None:
+        """Take the oldest job nobody holds (or whose lease ran out) for ``lease`` seconds:
+        ``(game id, version, seconds it waited)``, or ``None``. ``FOR UPDATE SKIP LOCKED``: two
+        processes asking at once never get the same job."""
+        with self._write() as s:
+            row = s.execute(text(
+                "UPDATE rulebox_jobs SET taken_by = :o, "
+                "lease_until = now() + :l * interval '1 second' "
+                "WHERE game_id = (SELECT game_id FROM rulebox_jobs "
+                "WHERE lease_until IS NULL OR lease_until < now() "
+                "ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                "RETURNING game_id, version, extract(epoch FROM now() - created_at)"),
+                {"o": owner, "l": lease}).first()
+        return None if row is None else (str(row[0]), int(row[1]), max(0.0, float(row[2])))
+
+    def renew_job(self, game_id: str, owner: str, lease: float) -> bool:
+        """Extend ``owner``'s lease of a job; ``False`` when it holds it no longer."""
+        with self._write() as s:
+            res = s.execute(text(
+                "UPDATE rulebox_jobs SET lease_until = now() + :l * interval '1 second' "
+                "WHERE game_id = :g AND taken_by = :o"), {"g": game_id, "o": owner, "l": lease})
+            return bool(res.rowcount)  # type: ignore[attr-defined]
+
+    def finish_job(self, game_id: str, version: int) -> None:
+        """The job of ``version`` is done (or overtaken): remove it (a newer one stays)."""
+        with self._write() as s:
+            s.execute(text("DELETE FROM rulebox_jobs WHERE game_id = :g AND version <= :v"),
+                      {"g": game_id, "v": version})
+
+    def release_job(self, game_id: str, owner: str) -> None:
+        """Give a job back at once (for another process, or this one, to take)."""
+        with self._write() as s:
+            s.execute(text("UPDATE rulebox_jobs SET taken_by = NULL, lease_until = NULL "
+                           "WHERE game_id = :g AND taken_by = :o"), {"g": game_id, "o": owner})
+
+    def held_jobs(self, prefix: str) -> list[tuple[str, str]]:
+        """(game id, holder) of the leased jobs whose holder starts with ``prefix``."""
+        with self._sessions() as s:
+            rows = s.execute(text(
+                "SELECT game_id, taken_by FROM rulebox_jobs WHERE taken_by LIKE :p "
+                "AND lease_until >= now()"), {"p": prefix + "%"}).all()
+            return [(str(r[0]), str(r[1])) for r in rows]
+
+    def waiting_jobs(self) -> int:
+        """Jobs nobody holds."""
+        with self._sessions() as s:
+            return int(s.execute(text(
+                "SELECT count(*) FROM rulebox_jobs WHERE lease_until IS NULL "
+                "OR lease_until < now()")).scalar_one())
 
 
 def _arranged(state: str) -> bool:

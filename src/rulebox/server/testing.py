@@ -10,8 +10,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import quote
 
 
 def free_port() -> int:
@@ -40,6 +42,11 @@ class ServerProcess:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id while it runs."""
+        return self.proc.pid if self.proc is not None else None
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
         """Start the server and wait for ``/api/catalog`` to answer."""
@@ -81,3 +88,53 @@ class ServerProcess:
     def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None,
                                     TracebackType | None]) -> None:
         self.stop()
+
+
+def postgres_reachable(url: str | None, timeout: float = 3.0) -> bool:
+    """Whether a PostgreSQL server answers at ``url`` (and psycopg is installed)."""
+    if not url:
+        return False
+    try:
+        import psycopg
+
+        with psycopg.connect(_plain(url), connect_timeout=max(1, int(timeout))) as conn:
+            conn.execute("SELECT 1")
+    except Exception:
+        return False
+    return True
+
+
+def fresh_schema(url: str, prefix: str = "rbtest") -> str:
+    """A new, empty schema in the PostgreSQL database at ``url``; answers a URL whose
+    connections use it (``options=-csearch_path=...``), so that concurrent test runs never
+    share a table. :func:`drop_schema` removes it."""
+    import psycopg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_plain(url), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options={quote(f'-csearch_path={name}')}"
+
+
+def drop_schema(url: str) -> None:
+    """Drop the schema a :func:`fresh_schema` URL uses, with its tables."""
+    import psycopg
+
+    base, _, query = url.partition("?")
+    name = ""
+    for part in query.split("&"):
+        key, _, value = part.partition("=")
+        if key == "options":
+            name = urllib.parse.unquote(value).partition("search_path=")[2]
+    if not name.isidentifier():
+        raise ValueError(f"no schema in {url!r}")
+    with psycopg.connect(_plain(base), autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+
+
+def _plain(url: str) -> str:
+    """A libpq URL from an SQLAlchemy one (no ``+driver``)."""
+    scheme, sep, rest = url.partition("://")
+    scheme = scheme.split("+", 1)[0]
+    return ("postgresql" if scheme == "postgres" else scheme) + sep + rest

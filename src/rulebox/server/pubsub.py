@@ -1,0 +1,205 @@
+"""Live updates between server processes: "game ``id`` is now at version ``v``".
+
+Every committed write of a server process is announced on a channel; every process listens,
+and reloads and pushes a game its sockets watch when the announced version is ahead of its own
+(:mod:`rulebox.server.cluster`). Two carriers:
+
+* :class:`PostgresBus` (the default on PostgreSQL): ``LISTEN``/``NOTIFY`` on the database the
+  processes share, so no other server is needed. The notification is queued in the write's own
+  transaction (:attr:`rulebox.server.store.Store.notify_channel`), so it is sent exactly when,
+  and only if, the change commits.
+* :class:`RedisBus` (``rulebox serve --pubsub redis://HOST``): Redis pub/sub, published right
+  after each commit.
+
+A message is ``<game id>:<version>``. Messages lost while a listener reconnects are made up
+for: on every (re)connection the cluster compares the versions of the games it serves with
+storage. With SQLite (one process) there is no bus: a change is pushed in-process as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from rulebox.server.store import Change, Store
+
+CHANNEL = "rulebox_changes"
+"""The channel (PostgreSQL) or pub/sub channel (Redis) of every server process."""
+
+log = logging.getLogger("rulebox.server")
+
+OnChange = Callable[[str, int], None]
+"""Called in the event loop for each message: (game id, version)."""
+
+
+def parse(payload: str) -> tuple[str, int] | None:
+    """``(game id, version)`` of a message, or ``None`` for anything else."""
+    gid, sep, version = payload.rpartition(":")
+    if not sep or not gid or not version.isdigit() or len(gid) > 32:
+        return None
+    return gid, int(version)
+
+
+class Bus(Protocol):
+    """What the cluster needs of a carrier."""
+
+    connected: bool
+
+    def attach(self, store: Store) -> None:
+        """Make ``store``'s writes publish their changes."""
+
+    async def start(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+        """Start listening; ``on_connect`` after every (re)connection."""
+
+    async def close(self) -> None:
+        """Stop listening and publishing."""
+
+
+def _backoff(delay: float) -> float:
+    return min(10.0, delay * 2)
+
+
+class PostgresBus:
+    """``LISTEN``/``NOTIFY`` on the shared database (psycopg 3, one connection per process)."""
+
+    def __init__(self, sqlalchemy_url: str, channel: str = CHANNEL) -> None:
+        from sqlalchemy.engine import make_url
+
+        self.conninfo = make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        self.channel = channel
+        self.connected = False
+        self._task: asyncio.Task[None] | None = None
+
+    def attach(self, store: Store) -> None:
+        store.notify_channel = self.channel
+
+    async def start(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._listen(on_change, on_connect))
+
+    async def _listen(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+        import psycopg
+
+        delay = 0.5
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {self.channel}")
+                    self.connected = True
+                    delay = 0.5
+                    on_connect()
+                    async for note in conn.notifies():
+                        msg = parse(note.payload)
+                        if msg is not None:
+                            on_change(*msg)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database went away: listen again when it is back
+                log.warning("rulebox: LISTEN %s lost (%s); retrying", self.channel, e)
+            self.connected = False
+            await asyncio.sleep(delay)
+            delay = _backoff(delay)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self.connected = False
+
+
+class RedisBus:
+    """Redis pub/sub (redis-py's asyncio client): ``--pubsub redis://host:6379/0``."""
+
+    def __init__(self, url: str, channel: str = CHANNEL) -> None:
+        self.url = url
+        self.channel = channel
+        self.connected = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def attach(self, store: Store) -> None:
+        store.listeners.append(self._committed)
+
+    def _committed(self, changes: list[Change]) -> None:
+        """In the writing thread: hand the messages to the event loop's publisher."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        for gid, version, _n in changes:
+            with contextlib.suppress(RuntimeError):  # the loop is stopping
+                loop.call_soon_threadsafe(self._outbox.put_nowait, f"{gid}:{version}")
+
+    async def start(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+        import redis.asyncio as redis
+
+        self._loop = asyncio.get_running_loop()
+        client: Any = redis.from_url(self.url)
+        self._client = client
+        self._tasks = [self._loop.create_task(self._listen(client, on_change, on_connect)),
+                       self._loop.create_task(self._publish(client))]
+
+    async def _publish(self, client: Any) -> None:
+        while True:
+            payload = await self._outbox.get()
+            for _attempt in range(3):
+                try:
+                    await client.publish(self.channel, payload)
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    log.warning("rulebox: publishing to Redis failed (%s)", e)
+                    await asyncio.sleep(0.5)
+
+    async def _listen(self, client: Any, on_change: OnChange,
+                      on_connect: Callable[[], None]) -> None:
+        delay = 0.5
+        while True:
+            try:
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                async with pubsub:
+                    await pubsub.subscribe(self.channel)
+                    self.connected = True
+                    delay = 0.5
+                    on_connect()
+                    async for message in pubsub.listen():
+                        data = message.get("data")
+                        if isinstance(data, bytes):
+                            data = data.decode("utf-8", "replace")
+                        msg = parse(data) if isinstance(data, str) else None
+                        if msg is not None:
+                            on_change(*msg)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("rulebox: Redis subscription lost (%s); retrying", e)
+            self.connected = False
+            await asyncio.sleep(delay)
+            delay = _backoff(delay)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if getattr(self, "_client", None) is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+        self.connected = False
+
+
+def make_bus(db_url: str, pubsub: str | None) -> Bus:
+    """The carrier for a shared database: Redis when ``pubsub`` is a ``redis://`` URL, else
+    PostgreSQL's own ``LISTEN``/``NOTIFY``."""
+    if pubsub and pubsub.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBus(pubsub)
+    if pubsub and pubsub not in ("postgres", "postgresql"):
+        raise ValueError(f"--pubsub is redis://... or postgres, not {pubsub!r}")
+    return PostgresBus(db_url)
