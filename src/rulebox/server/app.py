@@ -319,17 +319,26 @@ def _client(request: Request) -> str:
 
 
 def create_app(db_url: str | None = None, limits: Limits | None = None,
-               think_workers: int = 2, csp_script_extra: str = "") -> FastAPI:
+               think_workers: int = 2, csp_script_extra: str = "",
+               pubsub: str | None = None, job_lease: float | None = None) -> FastAPI:
     """The web application on storage at ``db_url`` (SQLite in the data directory if
     ``None``), within ``limits`` (:class:`rulebox.server.limits.Limits`). ``csp_script_extra``
     adds sources to the Content-Security-Policy's ``script-src`` (browser tests whose driver
-    evaluates strings need ``'unsafe-eval'``; never for a real server)."""
+    evaluates strings need ``'unsafe-eval'``; never for a real server). On PostgreSQL the
+    process is one of a cluster (:mod:`rulebox.server.cluster`): live updates on ``pubsub``
+    (``redis://...``, else ``LISTEN``/``NOTIFY``), computer turns as jobs under a lease of
+    ``job_lease`` seconds."""
     if not all(w.startswith("'") and w.endswith("'") and w[1:-1].replace("-", "").isalpha()
                for w in csp_script_extra.split()):
         raise ValueError("csp_script_extra is quoted keywords such as 'unsafe-eval'")
     limits = limits or Limits()
     state: dict[str, GameService] = {
         "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits)}
+    if not state["svc"].store.is_sqlite:  # several processes may share the database
+        from rulebox.server.cluster import attach as attach_cluster
+
+        attach_cluster(state["svc"], pubsub, job_lease)
+    warm = asyncio.Event()
     creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst)
     changes = RateLimiter(limits.moves_per_second, limits.moves_burst)
 
@@ -348,10 +357,16 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         warming = asyncio.get_running_loop().create_task(state["svc"].warm())
+        warming.add_done_callback(lambda _task: warm.set())  # /readyz
+        cluster = state["svc"].cluster
+        if cluster is not None:
+            await cluster.start()
         try:
             yield
             warming.cancel()
         finally:
+            if cluster is not None:
+                await cluster.close()
             await state["svc"].close()
 
     app = FastAPI(
@@ -564,6 +579,8 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
 
     from rulebox.server.review import register as register_review  # issue 22
     register_review(app, svc)
+    from rulebox.server.metrics import register as register_operations  # issue 20
+    register_operations(app, svc, warm)
 
     # --- the web client ------------------------------------------------------------------------
     root = web_root()
