@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebox.i18n import _
@@ -161,8 +162,6 @@ def register(app: FastAPI, svc: Callable[[], GameService], ready: asyncio.Event)
     """Add ``/healthz``, ``/readyz`` and ``/metrics`` to ``app`` and time its requests;
     ``ready`` is set once the think workers are warm. Answers the metrics (``None`` without
     prometheus-client: ``/metrics`` then answers 503)."""
-    from fastapi.responses import JSONResponse, Response
-
     from rulebox.server.service import ApiError
 
     try:
