@@ -8,18 +8,24 @@
 // The printed card faces come from the game's public data file (deck.json).
 
 import { el, svg, clear } from "../dom.js";
+import { t } from "../i18n.js";
+import { animate, focusedKey, highlightSet, lastMoves, roving, seatName, takeAnimation, turnEndingWithEnd } from "./common.js";
 
 const PIGEON = { W: "#f3efe6", G: "#9ca3ab", B: "#8b5a33", K: "#2a2a2a" };
-const PIGEON_NAME = { W: "white", G: "grey", B: "brown", K: "black" };
+const PIGEON_WORD = { W: () => t("white"), G: () => t("grey"), B: () => t("brown"), K: () => t("black") };
 const PLAYER = ["#c0392b", "#8e44ad", "#e1b12c", "#27ae60"];
 const COORD = /^(.*?)(-?\d+),(-?\d+)(.*)$/;
 
 let faces = null; // card id -> rows
 let loading = null;
 let sel = { tool: null, rot: 0 };
-let hover = null;
+let hover = null; // the square under the mouse (or the keyboard's focus): the card's ghost
+let preview = null; // a touch tap's preview: the card waits there for a second tap or Place
+let pointer = "mouse"; // the kind of the last pointer pressed on the board
+let seen = null; // the game and version drawn last: a new one drops the preview
+const focus = { current: null };
 
-export function reset() { hover = null; }
+export function reset() { hover = null; preview = null; }
 
 function loadFaces(redraw) {
   if (faces || loading) return;
@@ -56,13 +62,35 @@ function toolOf(move) {
 }
 
 function toolLabel(key) {
-  if (key === "place") return "Lay the card";
+  if (key === "place") return t("Lay the card");
   const [prefix] = key.split("|");
   const words = prefix.split(" ");
-  if (words[0] === "cote") return `${words[1] === "large" ? "Large" : "Small"} dovecote`;
-  if (words[0] === "tile") return `${PIGEON_NAME[words[1]] || words[1]} tile`;
-  if (words[0] === "falcon") return "Falcon";
+  if (words[0] === "cote") return words[1] === "large" ? t("Large dovecote") : t("Small dovecote");
+  if (words[0] === "tile") return PIGEON_WORD[words[1]] ? t("{colour} tile", { colour: PIGEON_WORD[words[1]]() }) : prefix;
+  if (words[0] === "falcon") return t("Falcon");
   return prefix;
+}
+
+/** The squares a move names: a card's four, or the one square of a dovecote, tile, falcon. */
+function squaresOf(move) {
+  const m = move.match(COORD);
+  if (!m) return [];
+  const x = Number(m[2]);
+  const y = Number(m[3]);
+  if (m[1].trim() === "place") return [`${x},${y}`, `${x + 1},${y}`, `${x},${y + 1}`, `${x + 1},${y + 1}`];
+  return [`${x},${y}`];
+}
+
+/** What is on square k, for a screen reader. */
+function squareLabel(ctx, k, sq, cote, hot) {
+  let text;
+  if (!sq) text = t("{square}: grass", { square: k });
+  else if (sq[0] === "field") text = t("{square}: a {colour} wild pigeon", { square: k, colour: PIGEON_WORD[sq[1]] ? PIGEON_WORD[sq[1]]() : sq[1] });
+  else if (sq[0] === "tile") text = t("{square}: a {colour} tile of {seat}", { square: k, colour: PIGEON_WORD[sq[1]] ? PIGEON_WORD[sq[1]]() : sq[1], seat: seatName(ctx, sq[2]) });
+  else if (sq[0] === "falcon") text = t("{square}: a falcon of {seat}", { square: k, seat: seatName(ctx, sq[1]) });
+  else text = k;
+  if (cote) text = cote[1] === "large" ? t("{what}, a large dovecote of {seat}", { what: text, seat: seatName(ctx, cote[0]) }) : t("{what}, a small dovecote of {seat}", { what: text, seat: seatName(ctx, cote[0]) });
+  return hot ? t("{what}; allowed here", { what: text }) : text;
 }
 
 function bird(g, x, y, s, colour) {
@@ -77,21 +105,36 @@ export function draw(root, ctx) {
   const pos = view.position;
   const redraw = () => draw(document.getElementById("board"), ctx);
   loadFaces(redraw);
+  const stamp = `${ctx.state.id}:${ctx.state.version}`;
+  if (seen !== stamp) {
+    // a new position: a preview waits no longer; a new game forgets the mouse of the old one
+    if (!seen || seen.split(":")[0] !== ctx.state.id) hover = null;
+    preview = null;
+    seen = stamp;
+  }
   const squares = pos.squares || {};
   const cotes = pos.cotes || {};
   const hand = pos.hand && faces ? faces[pos.hand] : null;
-  const coordMoves = legal.map((m) => [m, toolOf(m)]).filter(([, t]) => t);
-  const tools = [...new Set(coordMoves.map(([, t]) => t.key))];
+  const coordMoves = legal.map((m) => [m, toolOf(m)]).filter(([, tl]) => tl);
+  const tools = [...new Set(coordMoves.map(([, tl]) => tl.key))];
   if (!tools.includes(sel.tool)) sel.tool = tools[0] || null;
-  const placeRots = new Set(coordMoves.filter(([, t]) => t.key === "place").map(([m]) => Number(m.split(" r")[1])));
+  if (sel.tool !== "place") preview = null;
+  const placeRots = new Set(coordMoves.filter(([, tl]) => tl.key === "place").map(([m]) => Number(m.split(" r")[1])));
   if (sel.tool === "place" && placeRots.size && !placeRots.has(canonRot(hand, sel.rot))) sel.rot = Math.min(...placeRots);
   const rot = canonRot(hand, sel.rot); // the turned card as the legal list spells it
   const targets = new Map();
-  for (const [m, t] of coordMoves) {
-    if (t.key !== sel.tool) continue;
-    if (t.key === "place" && !m.endsWith(` r${rot}`)) continue;
-    targets.set(`${t.x},${t.y}`, m);
+  for (const [m, tl] of coordMoves) {
+    if (tl.key !== sel.tool) continue;
+    if (tl.key === "place" && !m.endsWith(` r${rot}`)) continue;
+    targets.set(`${tl.x},${tl.y}`, m);
   }
+  // the last turn, every action of it, and the squares that decided a finished game
+  const lastList = lastMoves(ctx, turnEndingWithEnd);
+  const lastSq = new Map(); // square -> step
+  lastList.forEach((m, step) => squaresOf(m).forEach((k) => { if (!lastSq.has(k)) lastSq.set(k, step); }));
+  const anim = takeAnimation(ctx);
+  const decide = highlightSet(ctx);
+  const refocus = focusedKey(root, "data-kb");
   // bounds
   const xs = [];
   const ys = [];
@@ -110,12 +153,17 @@ export function draw(root, ctx) {
   const px = (x) => 10 + (x - minX) * C;
   const py = (y) => 10 + (y - minY) * C;
 
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board columba-board", role: "img", "aria-label": "Columba territory" });
+  // never narrower than 44 px a square: a wide territory scrolls sideways on a phone
+  const s = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`, class: "board columba-board", role: "group", style: `min-width:${Math.ceil((W * 44) / C)}px`,
+    "aria-label": t("Columba territory: arrow keys move between the squares"),
+  });
   s.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 14, fill: "#7fa36b" }));
   // grass dots
   for (let y = minY; y <= maxY; y++) for (let x = minX; x <= maxX; x++) s.append(svg("circle", { cx: px(x) + C / 2, cy: py(y) + C / 2, r: 1.5, fill: "#ffffff30" }));
   const layer = svg("g", {});
   s.append(layer);
+  const marks = svg("g", { class: "marks" });
   // squares
   for (const [k, sq] of Object.entries(squares)) {
     const [x, y] = k.split(",").map(Number);
@@ -133,17 +181,19 @@ export function draw(root, ctx) {
       g.append(svg("path", { d: `M${cx} ${cy - C * 0.36} L${cx + C * 0.36} ${cy} L${cx} ${cy + C * 0.36} L${cx - C * 0.36} ${cy} Z`, fill: "#3b2a1d", stroke: PLAYER[sq[1]] || "#000", "stroke-width": 3, class: "falcon" }));
       g.append(svg("text", { x: cx, y: cy + C * 0.14, class: "falcon-f", "font-size": C * 0.38 }, "F"));
     }
+    if (anim && lastSq.has(k)) animate(g, "appear", lastSq.get(k));
     layer.append(g);
   }
-  // what was laid in the latest turn shows a golden rim
-  const turnOf = (sq) => (sq[0] === "falcon" ? sq[2] : sq[3]);
-  const latest = Math.max(-1, ...Object.values(squares).map(turnOf).filter((t) => typeof t === "number"));
-  if (latest >= 0 && !ctx.replay) {
-    for (const [k, sq] of Object.entries(squares)) {
-      if (turnOf(sq) !== latest) continue;
-      const [x, y] = k.split(",").map(Number);
-      layer.append(svg("rect", { x: px(x) + 2.5, y: py(y) + 2.5, width: C - 5, height: C - 5, rx: 3, class: "latest" }));
-    }
+  for (const [k, step] of lastSq) {
+    if (!squares[k] && !cotes[k]) continue;
+    const [x, y] = k.split(",").map(Number);
+    marks.append(svg("rect", { x: px(x) + 2.5, y: py(y) + 2.5, width: C - 5, height: C - 5, rx: 3, class: "last-mark latest", "data-last": k, "data-step": step }));
+  }
+  for (const k of decide) {
+    const m = /^(-?\d+),(-?\d+)$/.exec(k);
+    if (!m) continue;
+    const [x, y] = [Number(m[1]), Number(m[2])];
+    marks.append(svg("rect", { x: px(x) + 1, y: py(y) + 1, width: C - 2, height: C - 2, rx: 4, class: "decide-mark", "data-decide": k }));
   }
   // card edges
   const cardAt = (x, y) => { const sq = squares[`${x},${y}`]; return sq && sq[0] === "field" ? sq[2] : null; };
@@ -161,48 +211,83 @@ export function draw(root, ctx) {
     const w = C * (big ? 0.7 : 0.5);
     const cx = px(x) + C / 2;
     const base = py(y) + C / 2 + w * 0.45;
-    layer.append(svg("path", { d: `M${cx - w / 2} ${base} v${-w * 0.55} l${w / 2} ${-w * 0.4} l${w / 2} ${w * 0.4} v${w * 0.55} z`, fill: PLAYER[owner], stroke: "#000c", "stroke-width": 2, class: `cote ${size}`, "data-cote": k }));
-    layer.append(svg("rect", { x: cx - w * 0.12, y: base - w * 0.3, width: w * 0.24, height: w * 0.3, fill: "#000a", "pointer-events": "none" }));
-    if (big) layer.append(svg("text", { x: cx, y: base - w * 0.5, class: "cote-l", "font-size": C * 0.22 }, "L"));
+    const cote = svg("g", { class: "cote-g" });
+    cote.append(svg("path", { d: `M${cx - w / 2} ${base} v${-w * 0.55} l${w / 2} ${-w * 0.4} l${w / 2} ${w * 0.4} v${w * 0.55} z`, fill: PLAYER[owner], stroke: "#000c", "stroke-width": 2, class: `cote ${size}`, "data-cote": k }));
+    cote.append(svg("rect", { x: cx - w * 0.12, y: base - w * 0.3, width: w * 0.24, height: w * 0.3, fill: "#000a", "pointer-events": "none" }));
+    if (big) cote.append(svg("text", { x: cx, y: base - w * 0.5, class: "cote-l", "font-size": C * 0.22 }, "L"));
+    if (anim && lastSq.has(k)) animate(cote, "appear", lastSq.get(k));
+    layer.append(cote);
   }
+  layer.append(marks);
   // targets and click cells
+  const ghost = svg("g", { class: "ghost", "pointer-events": "none" });
+  const place = (k) => ctx.play(targets.get(k) || `place ${k} r${sel.rot}`);
   for (let y = minY; y <= maxY; y++) {
     for (let x = minX; x <= maxX; x++) {
       const k = `${x},${y}`;
       const hot = targets.has(k);
-      const cell = svg("rect", { x: px(x), y: py(y), width: C, height: C, class: "cell" + (hot ? " hot" : ""), "data-cell": k });
-      cell.addEventListener("click", () => onCell(x, y, ctx, targets));
-      cell.addEventListener("mouseenter", () => { if (sel.tool === "place" && mine) { hover = [x, y]; drawGhost(); } });
+      const cell = svg("rect", {
+        x: px(x), y: py(y), width: C, height: C, class: "cell" + (hot ? " hot" : ""), "data-cell": k, "data-kb": k,
+        "aria-label": squareLabel(ctx, k, squares[k], cotes[k], hot),
+      });
+      cell.addEventListener("click", (e) => onCell(x, y, ctx, targets, e, place, redraw));
+      // the ghost follows a mouse that moves over the board: pointermove, never mouseenter,
+      // which also fires when the board is drawn under a mouse that sat still
+      cell.addEventListener("pointermove", (e) => {
+        if (e.pointerType !== "mouse" || sel.tool !== "place" || !mine) return;
+        if (hover && hover[0] === x && hover[1] === y) return;
+        hover = [x, y];
+        drawGhost();
+      });
+      cell.addEventListener("focus", () => { if (sel.tool === "place" && mine && !preview) { hover = [x, y]; drawGhost(); } });
       s.append(cell);
     }
   }
-  const ghost = svg("g", { class: "ghost", "pointer-events": "none" });
   s.append(ghost);
   function drawGhost() {
     clear(ghost);
-    if (!hover || !hand || sel.tool !== "place") return;
+    const at = preview || hover;
+    if (!at || !hand || sel.tool !== "place" || !mine) return;
     const g = rotate(hand, sel.rot);
-    const ok = targets.has(`${hover[0]},${hover[1]}`);
+    const ok = targets.has(`${at[0]},${at[1]}`);
+    ghost.classList.toggle("preview", !!preview);
     for (let r = 0; r < 2; r++) for (let c = 0; c < 2; c++) {
-      ghost.append(svg("rect", { x: px(hover[0] + c) + 2, y: py(hover[1] + r) + 2, width: C - 4, height: C - 4, rx: 3, fill: PIGEON[g[r][c]], opacity: 0.85 }));
+      ghost.append(svg("rect", { x: px(at[0] + c) + 2, y: py(at[1] + r) + 2, width: C - 4, height: C - 4, rx: 3, fill: PIGEON[g[r][c]], opacity: 0.85 }));
     }
-    ghost.append(svg("rect", { x: px(hover[0]), y: py(hover[1]), width: 2 * C, height: 2 * C, fill: "none", stroke: ok ? "#2ee37a" : "#ff4d4d", "stroke-width": 3, rx: 4 }));
+    ghost.append(svg("rect", { x: px(at[0]), y: py(at[1]), width: 2 * C, height: 2 * C, fill: "none", stroke: ok ? "#2ee37a" : "#ff4d4d", "stroke-width": 3, rx: 4, class: "ghost-frame", "data-ghost": `${at[0]},${at[1]}` }));
   }
+  s.addEventListener("pointerdown", (e) => { pointer = e.pointerType || "mouse"; });
   s.addEventListener("mouseleave", () => { hover = null; drawGhost(); });
   drawGhost();
-  clear(root).append(s);
-  controls(ctx, pos, tools, placeRots, hand, redraw);
+  clear(root).append(el("div", { class: "columba-scroll" }, s));
+  roving(s, "[data-kb]", "data-kb", focus, refocus);
+  controls(ctx, pos, tools, placeRots, hand, redraw, place);
 }
 
-function onCell(x, y, ctx, targets) {
+function onCell(x, y, ctx, targets, e, place, redraw) {
   if (!ctx.mine || !sel.tool) return;
-  if (sel.tool === "place") { ctx.play(targets.get(`${x},${y}`) || `place ${x},${y} r${sel.rot}`); return; }
+  const k = `${x},${y}`;
+  if (sel.tool === "place") {
+    // on touch the first tap shows where the card would land; a tap on that preview (or the
+    // Place button) lays it. A mouse sees the ghost already, a keyboard on focus: they lay it.
+    const touch = (e && e.pointerType ? e.pointerType : pointer) !== "mouse" && e && e.detail !== 0;
+    if (touch) {
+      const within = preview && x >= preview[0] && x <= preview[0] + 1 && y >= preview[1] && y <= preview[1] + 1;
+      if (within) { const at = `${preview[0]},${preview[1]}`; preview = null; place(at); return; }
+      preview = [x, y];
+      hover = null;
+      redraw();
+      return;
+    }
+    place(k);
+    return;
+  }
   const [prefix, suffix] = sel.tool.split("|");
-  ctx.play(`${prefix} ${x},${y}${suffix ? ` ${suffix}` : ""}`);
+  ctx.play(`${prefix} ${k}${suffix ? ` ${suffix}` : ""}`);
 }
 
 function miniCard(rows, rot = 0, slots = null, size = 22) {
-  const s = svg("svg", { viewBox: `0 0 ${2 * size + 6} ${2 * size + 6}`, class: "mini-card", width: 2 * size + 6, height: 2 * size + 6 });
+  const s = svg("svg", { viewBox: `0 0 ${2 * size + 6} ${2 * size + 6}`, class: "mini-card", width: 2 * size + 6, height: 2 * size + 6, "aria-hidden": "true" });
   s.append(svg("rect", { x: 0, y: 0, width: 2 * size + 6, height: 2 * size + 6, rx: 5, fill: "#5b3a1e" }));
   if (!rows) return s;
   const g = rotate(rows, rot);
@@ -215,65 +300,79 @@ function miniCard(rows, rot = 0, slots = null, size = 22) {
   return s;
 }
 
-function controls(ctx, pos, tools, placeRots, hand, redraw) {
+function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
   const { legal, mine } = ctx;
   const box = clear(ctx.controls);
   const scores = ctx.view.scores || [];
   const players = el("div", { class: "cb-players" });
   (pos.players || []).forEach((pl, p) => {
-    const seat = ctx.state.seats[p] || { name: `player ${p}` };
-    const reserve = el("span", { class: "reserve" }, ...Object.entries(pl.reserve || {}).map(([c, n]) => el("span", { class: `res-chip res-${c}`, style: `--c:${PIGEON[c]}`, title: `${PIGEON_NAME[c]} tiles in reserve` }, String(n))));
+    const reserve = el("span", { class: "reserve" }, ...Object.entries(pl.reserve || {}).map(([c, n]) => el("span", { class: `res-chip res-${c}`, style: `--c:${PIGEON[c]}`, title: t("{colour} tiles in reserve", { colour: PIGEON_WORD[c] ? PIGEON_WORD[c]() : c }) }, String(n))));
+    const chicks = (pl.chicks || []).length;
+    // an objective still open costs 4 points (CB-11): the score says so from the start
+    const open = pl.objective ? el("span", { class: "cb-why", "data-why": "objective", title: t("An objective not completed at the end of the game costs 4 points [CB-11].") },
+      t("(−4 while the objective is open)")) : "";
     players.append(el("div", { class: "cb-player" + (pos.to_move === p && !ctx.state.over ? " turn" : ""), "data-player": p },
-      el("div", { class: "cb-head" }, el("span", { class: "seat-dot", style: `background:${PLAYER[p]}` }), el("strong", {}, seat.name), el("span", { class: "cb-score" }, `${scores[p] ?? "?"} pts`)),
+      el("div", { class: "cb-head" }, el("span", { class: "seat-dot", style: `background:${PLAYER[p]}` }), el("strong", {}, seatName(ctx, p)),
+        el("span", { class: "cb-score" }, t("{n} pts", { n: scores[p] ?? "?" }), " ", open)),
       el("div", { class: "cb-row" },
-        pl.objective ? miniCard(faces ? faces[pl.objective] : null, 0, pl.slots, 16) : el("span", { class: "muted small" }, "no objective"),
+        pl.objective ? miniCard(faces ? faces[pl.objective] : null, 0, pl.slots, 16) : el("span", { class: "muted small" }, t("no objective")),
         el("div", { class: "cb-facts" },
-          el("div", {}, "reserve ", reserve),
-          el("div", { class: "small" }, `dovecotes left: ${pl.cotes.small} small, ${pl.cotes.large} large`),
-          (pl.chicks || []).length || pl.adults ? el("div", { class: "small" }, `falcons: ${(pl.chicks || []).length} chick(s), ${pl.adults} adult(s)`) : ""))));
+          el("div", {}, t("reserve"), " ", reserve),
+          el("div", { class: "small" }, t("dovecotes left: {small} small, {large} large", { small: pl.cotes.small, large: pl.cotes.large })),
+          chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks} chick(s), {adults} adult(s)", { chicks, adults: pl.adults })) : ""))));
   });
   box.append(el("div", { class: "cb-top" }, players,
-    el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, "cards left"))));
+    el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left")))));
   if (!mine) return;
   const row = el("div", { class: "action-row" });
   if (pos.hand && placeRots.size) {
     const turn = (d) => { sel.tool = "place"; sel.rot = (sel.rot + d + 360) % 360; redraw(); };
-    const l = el("button", { class: "btn small", type: "button", id: "rot-left", title: "turn anticlockwise" }, "⟲");
-    const r = el("button", { class: "btn small", type: "button", id: "rot-right", title: "turn clockwise" }, "⟳");
+    const l = el("button", { class: "btn small", type: "button", id: "rot-left", title: t("turn anticlockwise"), "aria-label": t("turn the card anticlockwise") }, "⟲");
+    const r = el("button", { class: "btn small", type: "button", id: "rot-right", title: t("turn clockwise"), "aria-label": t("turn the card clockwise") }, "⟳");
     l.addEventListener("click", () => turn(-90));
     r.addEventListener("click", () => turn(90));
-    row.append(el("span", { class: "hand" }, el("span", { class: "small muted" }, "in hand:"), miniCard(hand, sel.rot, null, 24), l, r, el("span", { class: "small muted", id: "rot-label" }, `r${sel.rot}`)));
+    row.append(el("span", { class: "hand" }, el("span", { class: "small muted" }, t("in hand:")), miniCard(hand, sel.rot, null, 24), l, r, el("span", { class: "small muted", id: "rot-label" }, `r${sel.rot}`)));
   }
-  for (const t of tools) {
-    const b = el("button", { class: "tool-btn btn" + (sel.tool === t ? " on" : ""), type: "button", "data-tool": t }, toolLabel(t));
-    b.addEventListener("click", () => { sel.tool = t; redraw(); });
+  if (preview && sel.tool === "place") {
+    const at = `${preview[0]},${preview[1]}`;
+    const b = el("button", { class: "btn primary", type: "button", id: "place-btn" }, t("Place the card here ({square})", { square: at }));
+    b.addEventListener("click", () => { preview = null; place(at); });
+    const c = el("button", { class: "btn", type: "button", id: "place-cancel" }, t("Cancel"));
+    c.addEventListener("click", () => { preview = null; redraw(); });
+    row.append(el("span", { class: "place-row" }, b, c));
+  }
+  for (const tl of tools) {
+    const b = el("button", { class: "tool-btn btn" + (sel.tool === tl ? " on" : ""), type: "button", "data-tool": tl, "aria-pressed": sel.tool === tl ? "true" : "false" }, toolLabel(tl));
+    b.addEventListener("click", () => { sel.tool = tl; redraw(); });
     row.append(b);
   }
-  const words = { end: "End turn", goal: "Take a new objective", nogoal: "No new objective", buy: "Buy a falcon", raise: "Raise a falcon" };
+  const words = { end: () => t("End turn"), goal: () => t("Take a new objective"), nogoal: () => t("No new objective"), buy: () => t("Buy a falcon"), raise: () => t("Raise a falcon") };
   const pays = { buy: [], raise: [] };
   for (const m of legal) {
     if (COORD.test(m)) continue;
     const verb = m.split(" ")[0];
     if (verb in pays) { pays[verb].push(m); continue; }
-    const b = el("button", { class: "btn" + (m === "end" ? " primary" : ""), type: "button", "data-move": m }, words[m] || m);
+    const b = el("button", { class: "btn" + (m === "end" ? " primary" : ""), type: "button", "data-move": m }, words[m] ? words[m]() : m);
     b.addEventListener("click", () => ctx.play(m));
     row.append(b);
   }
   // buy / raise name the tiles paid (CB-8): one button when there is one way to pay, else a
   // choice of colours
+  const colourWords = (m) => (m.split(" ")[1] || "").split("").map((c) => (PIGEON_WORD[c] ? PIGEON_WORD[c]() : c));
   for (const [verb, moves] of Object.entries(pays)) {
     if (!moves.length) continue;
-    const chips = (m) => (m.split(" ")[1] || "").split("").map((c) => el("span", { class: `res-chip res-${c}`, style: `--c:${PIGEON[c]}`, title: PIGEON_NAME[c] }, c));
+    const chips = (m) => (m.split(" ")[1] || "").split("").map((c) => el("span", { class: `res-chip res-${c}`, style: `--c:${PIGEON[c]}`, title: PIGEON_WORD[c] ? PIGEON_WORD[c]() : c }, c));
     const payButton = (m, label) => {
-      const b = el("button", { class: "btn pay", type: "button", "data-move": m, title: `${m}: pay ${(m.split(" ")[1] || "").split("").map((c) => PIGEON_NAME[c]).join(" and ")}` }, ...label, ...chips(m));
+      const b = el("button", { class: "btn pay", type: "button", "data-move": m, title: t("{move}: pay {colours}", { move: m, colours: colourWords(m).join(t(" and ")) }) }, ...label, ...chips(m));
       b.addEventListener("click", () => ctx.play(m));
       return b;
     };
-    if (moves.length === 1) { row.append(payButton(moves[0], [`${words[verb]}, paying `])); continue; }
-    row.append(el("span", { class: "pay-choice", "data-pay": verb }, el("span", { class: "small muted" }, `${words[verb]}, paying:`), ...moves.map((m) => payButton(m, []))));
+    if (moves.length === 1) { row.append(payButton(moves[0], [verb === "buy" ? t("Buy a falcon, paying") : t("Raise a falcon, paying"), " "])); continue; }
+    row.append(el("span", { class: "pay-choice", "data-pay": verb }, el("span", { class: "small muted" }, verb === "buy" ? t("Buy a falcon, paying:") : t("Raise a falcon, paying:")), ...moves.map((m) => payButton(m, []))));
   }
   box.append(row);
-  const hint = sel.tool === "place" ? "Turn the card, then click where its top-left field goes (green squares)."
-    : sel.tool ? `${toolLabel(sel.tool)}: click a green square.` : "End the turn when you are done.";
+  const hint = sel.tool === "place" ? (preview ? t("Tap the card again or press Place to lay it there; tap elsewhere to move it.")
+    : t("Turn the card, then click where its top-left field goes (green squares)."))
+    : sel.tool ? t("{tool}: click a green square.", { tool: toolLabel(sel.tool) }) : t("End the turn when you are done.");
   box.append(el("p", { class: "hint", id: "hint" }, hint));
 }

@@ -5,6 +5,8 @@
 // decides which pins glow.
 
 import { el, svg, clear } from "../dom.js";
+import { t } from "../i18n.js";
+import { animate, focusedKey, highlightSet, lastMoves, roving, seatName, takeAnimation } from "./common.js";
 
 const FILES = ["a", "b", "c", "d"];
 const RANKS = ["1", "2", "3"];
@@ -16,18 +18,20 @@ const UH = 23; // unit height
 const X0 = 34;
 const Y0 = 10;
 const TOOLS = [
-  { id: "R", label: "Roundel", kind: "R" },
-  { id: "S", label: "Single", kind: "S" },
-  { id: "D", label: "Double", kind: "D" },
-  { id: "T^", label: "Triple ▲", kind: "T", suffix: "^", title: "triple blocker, thick end up (flat bottom)" },
-  { id: "Tv", label: "Triple ▼", kind: "T", suffix: "v", title: "triple blocker, thick end down" },
+  { id: "R", label: () => t("Roundel"), kind: "R" },
+  { id: "S", label: () => t("Single"), kind: "S" },
+  { id: "D", label: () => t("Double"), kind: "D" },
+  { id: "T^", label: () => t("Triple ▲"), kind: "T", suffix: "^", title: () => t("triple blocker, thick end up (flat bottom)") },
+  { id: "Tv", label: () => t("Triple ▼"), kind: "T", suffix: "v", title: () => t("triple blocker, thick end down") },
 ];
+const KIND_WORD = { R: () => t("roundel"), S: () => t("single blocker"), D: () => t("double blocker"), T: () => t("triple blocker") };
 const COLOURS = [
   { fill: "#f6e4b4", rim: "#a8781c", text: "#5a3d05", shade: "#e2c57e" },
   { fill: "#2c4a86", rim: "#0f1f40", text: "#eef3ff", shade: "#1d3566" },
 ];
 
 let sel = { tool: "R", first: null };
+const focus = { current: null };
 
 export function reset() {
   sel = { tool: sel.tool, first: null };
@@ -70,14 +74,29 @@ function pieceIcon(kind, owner, suffix) {
   return s;
 }
 
+/** The words for pin `pin` and its stack, bottom to top (the pin's screen-reader label). */
+function pinLabel(ctx, pin, stack) {
+  if (!stack.length) return t("pin {pin}: empty", { pin });
+  const words = [];
+  stack.forEach((u, i) => {
+    const { owner, kind } = parseUnit(u);
+    if (kind === "T" && i > 0 && stack[i - 1] === u) return;
+    words.push(t("{seat} {piece}", { seat: seatName(ctx, owner), piece: KIND_WORD[kind]() }));
+  });
+  const top = parseUnit(stack[stack.length - 1]);
+  return t("pin {pin}: {n} of 5 levels, {seat} {piece} on top; from the bottom: {units}", {
+    pin, n: stack.length, seat: seatName(ctx, top.owner), piece: KIND_WORD[top.kind](), units: words.join(", "),
+  });
+}
+
 export function draw(root, ctx) {
   const { view, legal, mine } = ctx;
   const pos = view.position;
   const pins = pos.pins;
   const toMove = view.to_move;
   if (mine && !toolMoves(legal, sel.tool).length) {
-    const t = TOOLS.find((x) => toolMoves(legal, x.id).length);
-    if (t) sel.tool = t.id;
+    const tl = TOOLS.find((x) => toolMoves(legal, x.id).length);
+    if (tl) sel.tool = tl.id;
   }
   const moves = mine ? toolMoves(legal, sel.tool) : [];
   const tool = TOOLS.find((x) => x.id === sel.tool);
@@ -93,12 +112,17 @@ export function draw(root, ctx) {
       else if (tool.kind === "T" && ps[0] === sel.first) hot.add(ps[1]);
     }
   }
-  const hist = ctx.state.history || [];
-  const lastPins = new Set(!ctx.replay && hist.length ? pinsOf(hist[hist.length - 1]) : []);
+  // the last turn (one placement in Columns) and the pins that decided a finished game
+  const lastList = lastMoves(ctx);
+  const lastPins = new Map(); // pin -> step of the turn
+  lastList.forEach((m, step) => pinsOf(m).forEach((p) => lastPins.set(p, step)));
+  const anim = takeAnimation(ctx);
+  const decide = highlightSet(ctx);
+  const refocus = focusedKey(root, "data-pin");
 
   const W = X0 + 4 * CW + 6;
   const H = Y0 + 3 * CH + 8;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board columns-board", role: "img", "aria-label": "Columns board" });
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board columns-board", role: "group", "aria-label": t("Columns board: 12 pins, arrow keys move between them") });
   const defs = svg("defs", {},
     svg("linearGradient", { id: "col-wood", x1: 0, y1: 0, x2: 1, y2: 1 },
       svg("stop", { offset: "0", "stop-color": "#c9955a" }), svg("stop", { offset: "1", "stop-color": "#9c6a35" })),
@@ -114,22 +138,26 @@ export function draw(root, ctx) {
   for (let r = 0; r < 3; r++) {
     for (let lv = 1; lv <= 5; lv++) {
       const y = unitY("a" + RANKS[r], lv) + UH / 2 + 4;
-      s.append(svg("text", { x: X0 - 20, y, class: "lvl" + (lv === 5 ? " top" : "") }, String(lv)));
+      s.append(svg("text", { x: X0 - 20, y, class: "lvl" + (lv === 5 ? " top" : ""), "aria-hidden": "true" }, String(lv)));
     }
   }
   // cells, rods and units
   const pieces = {}; // piece id -> [{pin, level}]
+  const marks = svg("g", { class: "marks" });
   for (const f of FILES) {
     for (const r of RANKS) {
       const pin = f + r;
       const { x, y } = cellXY(pin);
       const cx = x + CW / 2;
-      const g = svg("g", { class: "pin" + (hot.has(pin) ? " hot" : "") + (sel.first === pin ? " chosen" : "") + (lastPins.has(pin) ? " last" : ""), "data-pin": pin, tabindex: mine ? 0 : null, role: mine ? "button" : null, "aria-label": `pin ${pin}` });
+      const stack = pins[pin] || [];
+      const g = svg("g", {
+        class: "pin" + (hot.has(pin) ? " hot" : "") + (sel.first === pin ? " chosen" : "") + (lastPins.has(pin) ? " last" : "") + (decide.has(pin) ? " decide" : ""),
+        "data-pin": pin, "data-kb": pin, "aria-label": pinLabel(ctx, pin, stack),
+      });
       g.append(svg("rect", { x: x + 4, y: y + 4, width: CW - 8, height: CH - 8, rx: 10, class: "cell" }));
       g.append(svg("rect", { x: cx - 4, y: unitY(pin, 5) - 6, width: 8, height: 5 * LV + 12, rx: 3, fill: "url(#col-rod)" }));
       g.append(svg("ellipse", { cx, cy: unitY(pin, 0) + 4, rx: UW / 2 + 4, ry: 6, class: "base" }));
       g.append(svg("text", { x: cx, y: y + CH - 10, class: "pin-name" }, pin));
-      const stack = pins[pin] || [];
       stack.forEach((u, i) => {
         const { owner, kind, id } = parseUnit(u);
         const level = i + 1;
@@ -140,17 +168,27 @@ export function draw(root, ctx) {
         const top = unitY(pin, tall ? level + 1 : level);
         const h = tall ? UH + LV : UH;
         const ux = cx - UW / 2;
+        const unit = svg("g", { class: "unit-g" });
         if (kind === "R") {
-          g.append(svg("rect", { x: ux + 4, y: top, width: UW - 8, height: h, rx: UH / 2, fill: c.fill, stroke: c.rim, "stroke-width": 2.5, class: `unit roundel p${owner}` }));
-          g.append(svg("ellipse", { cx, cy: top + h / 2, rx: UW / 2 - 16, ry: 4, fill: "none", stroke: c.rim, "stroke-opacity": 0.35, "stroke-width": 1.5 }));
+          unit.append(svg("rect", { x: ux + 4, y: top, width: UW - 8, height: h, rx: UH / 2, fill: c.fill, stroke: c.rim, "stroke-width": 2.5, class: `unit roundel p${owner}` }));
+          unit.append(svg("ellipse", { cx, cy: top + h / 2, rx: UW / 2 - 16, ry: 4, fill: "none", stroke: c.rim, "stroke-opacity": 0.35, "stroke-width": 1.5 }));
         } else {
-          g.append(svg("rect", { x: ux, y: top, width: UW, height: h, rx: 3, fill: `url(#col-hatch${owner})`, stroke: c.rim, "stroke-width": 2.5, class: `unit blocker p${owner}` }));
-          g.append(svg("text", { x: cx, y: top + h / 2 + 5, class: "unit-label", fill: c.text }, kind));
+          unit.append(svg("rect", { x: ux, y: top, width: UW, height: h, rx: 3, fill: `url(#col-hatch${owner})`, stroke: c.rim, "stroke-width": 2.5, class: `unit blocker p${owner}` }));
+          unit.append(svg("text", { x: cx, y: top + h / 2 + 5, class: "unit-label", fill: c.text }, kind));
         }
-        if (level === 5 && kind === "R") g.append(svg("text", { x: cx + UW / 2 - 2, y: top - 2, class: "star" }, "★"));
+        if (level === 5 && kind === "R") unit.append(svg("text", { x: cx + UW / 2 - 2, y: top - 2, class: "star" }, "★"));
+        const isTop = i === stack.length - 1 || (tall && i === stack.length - 2);
+        if (isTop && lastPins.has(pin)) {
+          // the unit just placed: a gold rim, and it drops in when someone else placed it
+          marks.append(svg("rect", { x: ux - 4, y: top - 4, width: UW + 8, height: h + 8, rx: 6, class: "last-mark", "data-last": pin }));
+          if (anim) animate(unit, "drop", lastPins.get(pin));
+        }
+        if (isTop && decide.has(pin)) marks.append(svg("rect", { x: ux - 7, y: top - 7, width: UW + 14, height: h + 14, rx: 8, class: "decide-mark", "data-decide": pin }));
+        g.append(unit);
       });
+      if (decide.has(pin) && !stack.length) marks.append(svg("rect", { x: x + 6, y: y + 6, width: CW - 12, height: CH - 12, rx: 10, class: "decide-mark", "data-decide": pin }));
+      g.append(svg("rect", { x: x + 4, y: y + 4, width: CW - 8, height: CH - 8, rx: 10, class: "focus-ring" }));
       g.addEventListener("click", () => onPin(pin, ctx));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPin(pin, ctx); } });
       s.append(g);
     }
   }
@@ -170,18 +208,25 @@ export function draw(root, ctx) {
     const B = cellXY(b);
     const ya = unitY(a, la) + UH / 2;
     const yb = unitY(b, lb) + UH / 2;
+    const bridge = svg("g", { class: "bridge-g" });
     if (A.y === B.y) {
       const [left, right] = A.x < B.x ? [[A, ya], [B, yb]] : [[B, yb], [A, ya]];
-      s.append(svg("path", { d: `M${left[0].x + CW / 2 + UW / 2} ${left[1]} L${right[0].x + CW / 2 - UW / 2} ${right[1]}`, stroke: c.rim, "stroke-width": 9, "stroke-linecap": "round", class: "bridge" }));
-      s.append(svg("path", { d: `M${left[0].x + CW / 2 + UW / 2} ${left[1]} L${right[0].x + CW / 2 - UW / 2} ${right[1]}`, stroke: c.fill, "stroke-width": 4, "stroke-linecap": "round", class: "bridge" }));
+      bridge.append(svg("path", { d: `M${left[0].x + CW / 2 + UW / 2} ${left[1]} L${right[0].x + CW / 2 - UW / 2} ${right[1]}`, stroke: c.rim, "stroke-width": 9, "stroke-linecap": "round", class: "bridge" }));
+      bridge.append(svg("path", { d: `M${left[0].x + CW / 2 + UW / 2} ${left[1]} L${right[0].x + CW / 2 - UW / 2} ${right[1]}`, stroke: c.fill, "stroke-width": 4, "stroke-linecap": "round", class: "bridge" }));
     } else {
       const side = A.x + CW / 2 + UW / 2 + 11;
       const d = `M${side - 11} ${ya} H${side} V${yb} H${side - 11}`;
-      s.append(svg("path", { d, stroke: c.rim, "stroke-width": 7, fill: "none", "stroke-linejoin": "round", class: "bridge" }));
-      s.append(svg("path", { d, stroke: c.fill, "stroke-width": 3, fill: "none", "stroke-linejoin": "round", class: "bridge" }));
+      bridge.append(svg("path", { d, stroke: c.rim, "stroke-width": 7, fill: "none", "stroke-linejoin": "round", class: "bridge" }));
+      bridge.append(svg("path", { d, stroke: c.fill, "stroke-width": 3, fill: "none", "stroke-linejoin": "round", class: "bridge" }));
     }
+    const topA = (pins[a] || []).length === Math.max(...ua.map((u) => u.level));
+    const topB = (pins[b] || []).length === Math.max(...ub.map((u) => u.level));
+    if (anim && lastPins.has(a) && lastPins.has(b) && topA && topB) animate(bridge, "drop", lastPins.get(a));
+    s.append(bridge);
   }
+  s.append(marks);
   clear(root).append(s);
+  roving(s, "[data-kb]", "data-pin", focus, refocus);
   drawControls(ctx, toMove);
 }
 
@@ -193,40 +238,61 @@ function drawControls(ctx, toMove) {
   left.forEach((l, p) => {
     stock.append(el("div", { class: `stock${toMove === p ? " turn" : ""}`, "data-player": p },
       el("span", { class: `seat-dot seat-${p}` }),
-      el("span", {}, `${ctx.state.seats[p] ? ctx.state.seats[p].name : p}:`),
-      ...["R", "S", "D", "T"].map((k) => el("span", { class: "stock-item" }, pieceIcon(k, p, "^"), `×${l[k]}`))));
+      el("span", {}, `${seatName(ctx, p)}:`),
+      ...["R", "S", "D", "T"].map((k) => el("span", { class: "stock-item", title: t("{piece}: {n} left", { piece: KIND_WORD[k](), n: l[k] }) }, pieceIcon(k, p, "^"), `×${l[k]}`))));
   });
   c.append(stock);
   if (!mine) return;
-  const tools = el("div", { class: "tools", role: "toolbar", "aria-label": "choose a piece" });
-  for (const t of TOOLS) {
-    const n = toolMoves(legal, t.id).length;
-    const b = el("button", { type: "button", class: "tool" + (sel.tool === t.id ? " on" : ""), "data-tool": t.id, title: t.title || t.label, disabled: (left[toMove] || {})[t.kind] ? null : "" },
-      pieceIcon(t.kind, toMove, t.suffix), el("span", {}, t.label), el("small", {}, n ? "" : "no place"));
-    b.addEventListener("click", () => { sel = { tool: t.id, first: null }; ctx.play && redraw(ctx); });
+  const tools = el("div", { class: "tools", role: "toolbar", "aria-label": t("choose a piece") });
+  for (const tl of TOOLS) {
+    const n = toolMoves(legal, tl.id).length;
+    // a piece with no place to go cannot be chosen (its button says why)
+    const none = !n;
+    const b = el("button", {
+      type: "button", class: "tool" + (sel.tool === tl.id ? " on" : "") + (none ? " no-place" : ""), "data-tool": tl.id,
+      title: tl.title ? tl.title() : tl.label(), disabled: none ? "" : null, "aria-pressed": sel.tool === tl.id ? "true" : "false",
+    }, pieceIcon(tl.kind, toMove, tl.suffix), el("span", {}, tl.label()),
+    el("small", {}, (left[toMove] || {})[tl.kind] ? (n ? "" : t("no place")) : t("none left")));
+    b.addEventListener("click", () => { if (b.disabled) return; sel = { tool: tl.id, first: null }; redraw(ctx); });
     tools.append(b);
   }
   c.append(tools);
-  const hint = sel.first ? (TOOLS.find((t) => t.id === sel.tool).kind === "D" ? `Double from ${sel.first}: click the other pin.` : `Triple, thick end on ${sel.first}: click the pin for its thin end.`)
-    : (sel.tool === "D" ? "Click the first pin of the double." : sel.tool.startsWith("T") ? "Click the pin for the triple's thick end." : `Click a glowing pin to place a ${sel.tool === "R" ? "roundel" : "single blocker"}.`);
+  const kind = TOOLS.find((x) => x.id === sel.tool).kind;
+  const hint = sel.first ? (kind === "D" ? t("Double from {pin}: click the other pin.", { pin: sel.first }) : t("Triple, thick end on {pin}: click the pin for its thin end.", { pin: sel.first }))
+    : (kind === "D" ? t("Click the first pin of the double.") : kind === "T" ? t("Click the pin for the triple's thick end.")
+      : kind === "R" ? t("Click a glowing pin to place a roundel.") : t("Click a glowing pin to place a single blocker."));
   c.append(el("p", { class: "hint", id: "hint" }, hint));
 }
 
-let lastCtx = null;
 function redraw(ctx) {
-  lastCtx = ctx;
   draw(document.getElementById("board"), ctx);
 }
 
+/** Why no move of the chosen piece starts on `pin` (the legal list has none). */
+function firstPinReason(ctx, pin, tool) {
+  const stack = (ctx.view.position.pins || {})[pin] || [];
+  if (stack.length >= 5) return t("Pin {pin} is full: no unit may go above level 5 [COL-3].", { pin });
+  if (tool.kind === "D") return t("No double blocker fits on {pin}: it needs an adjacent pin of the same height, and its two ends may not rest on one piece [COL-6].", { pin });
+  if (tool.suffix === "^") return t("No triple blocker with its thick end up fits with its thick end on {pin}: the adjacent pin must be as high, and the two supports of different pieces [COL-7].", { pin });
+  return t("No triple blocker with its thick end down fits with its thick end on {pin}: the adjacent pin must be one level higher, and the two supports of different pieces [COL-7].", { pin });
+}
+
 function onPin(pin, ctx) {
-  lastCtx = ctx;
   if (!ctx.mine) return;
-  const tool = TOOLS.find((t) => t.id === sel.tool);
+  const tool = TOOLS.find((x) => x.id === sel.tool);
   if (tool.kind === "R" || tool.kind === "S") {
     ctx.play(tool.kind + pin);
     return;
   }
-  if (sel.first === null) { sel.first = pin; redraw(ctx); return; }
+  if (sel.first === null) {
+    // the first pin is checked against the legal list at once
+    const moves = toolMoves(ctx.legal, sel.tool);
+    const starts = tool.kind === "D" ? moves.some((m) => pinsOf(m).includes(pin)) : moves.some((m) => pinsOf(m)[0] === pin);
+    if (!starts) { ctx.toast(firstPinReason(ctx, pin, tool)); return; }
+    sel.first = pin;
+    redraw(ctx);
+    return;
+  }
   if (sel.first === pin) { sel.first = null; redraw(ctx); return; }
   const first = sel.first;
   sel.first = null;

@@ -4,6 +4,8 @@
 // target hole, or a disc's turn arrows; then locks and barriers; then "End turn".
 
 import { el, svg, clear } from "../dom.js";
+import { t } from "../i18n.js";
+import { animate, focusedKey, highlightSet, lastMoves, roving, seatName, takeAnimation, turnEndingWithEnd } from "./common.js";
 
 const FILES = ["a", "b", "c"];
 const KINDS = ["c", "ne", "nw", "se", "sw"];
@@ -12,11 +14,13 @@ const U = 46; // pixels per unit; discs are 4 units apart
 const M = 40; // margin
 const DISC_R = 86;
 const COLOUR = { R: "#d9463b", G: "#3a9d5d", B: "#3c6fc4", "?": "#9b9486" };
-const COLOUR_NAME = { R: "red", G: "green", B: "blue" };
+const COLOUR_NAME = { R: () => t("red"), G: () => t("green"), B: () => t("blue"), "?": () => t("unknown") };
+const PIN_WORD = { silver: () => t("silver"), black: () => t("black") };
 const ARRANGE = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
 
 let sel = null;
 let arrangement = null;
+const focus = { current: null };
 
 export function reset() { sel = null; }
 
@@ -63,11 +67,31 @@ function pinColours(pos) {
   return pos.silver === 0 ? ["silver", "black"] : ["black", "silver"];
 }
 
+/** The diamond of the plane closest to hole (hx, hy) among the holes' lattice: a hit area as
+ * wide as two hole steps (about 52 px on a 390 px phone), never overlapping a neighbour's. */
+function diamond(hx, hy) {
+  return `M${hx} ${hy - U} L${hx + U} ${hy} L${hx} ${hy + U} L${hx - U} ${hy} Z`;
+}
+
+function holeLabel(ctx, pos, h, p, colours) {
+  if (p === undefined) return t("hole {hole}: empty", { hole: h });
+  const colour = colours[p] === "silver" || colours[p] === "black" ? PIN_WORD[colours[p]]() : "";
+  const base = colour ? t("hole {hole}: a {colour} pin of {seat}", { hole: h, colour, seat: seatName(ctx, p) })
+    : t("hole {hole}: a pin of {seat}", { hole: h, seat: seatName(ctx, p) });
+  return (pos.locks || [])[p] === h ? t("{what}, locking its disc", { what: base }) : base;
+}
+
 export function draw(root, ctx) {
   const { view, legal, mine } = ctx;
   const pos = view.position;
   const phase = pos.phase;
   const colours = pinColours(pos);
+  // the seats' dots beside the board wear the pins' colours (boards.css)
+  const game = root.closest(".game");
+  if (game) {
+    if (pos.silver === null || pos.silver === undefined) delete game.dataset.discsSilver;
+    else game.dataset.discsSilver = String(pos.silver);
+  }
   const owner = {};
   (pos.pins || [[], []]).forEach((list, p) => list.forEach((h) => { owner[h] = p; }));
   const discColour = {};
@@ -79,22 +103,43 @@ export function draw(root, ctx) {
   const locks = new Set(legal.filter((m) => m.startsWith("lock ")).map((m) => m.slice(5)));
   const bars = new Set(legal.filter((m) => m.startsWith("bar ")).map((m) => m.slice(4)));
   const turns = new Set(legal.filter((m) => /^[a-c][1-3][+-]$/.test(m)));
-  // the last main action, to be seen at a glance
-  const hist = ctx.replay ? [] : (ctx.state.history || []);
-  const lastMain = [...hist].reverse().find((m) => /^[a-c][1-3](\.\w+-[a-c][1-3]\.\w+|[+-])$/.test(m)) || "";
-  const lastHoles = new Set(lastMain.includes(".") ? lastMain.split("-") : []);
-  const lastDisc = /^[a-c][1-3][+-]$/.test(lastMain) ? lastMain.slice(0, 2) : null;
+  // the last turn, every action of it: a pin's from and to, a turned disc, a lock, a barrier
+  const lastList = lastMoves(ctx, turnEndingWithEnd);
+  const lastHoleStep = new Map();
+  const lastFrom = new Set();
+  const lastDisc = new Map();
+  const lastLock = new Map();
+  const lastBar = new Map();
+  lastList.forEach((m, step) => {
+    if (/^[a-c][1-3]\.\w+-[a-c][1-3]\.\w+$/.test(m)) { const [a, b] = m.split("-"); lastFrom.add(a); lastHoleStep.set(b, [a, step]); }
+    else if (/^[a-c][1-3][+-]$/.test(m)) lastDisc.set(m.slice(0, 2), [m.endsWith("+") ? -90 : 90, step]);
+    else if (m.startsWith("lock ")) lastLock.set(m.slice(5), step);
+    else if (m.startsWith("bar ")) lastBar.set(m.slice(4), step);
+  });
+  const anim = takeAnimation(ctx);
+  const decide = highlightSet(ctx);
+  const refocus = focusedKey(root, "data-kb");
+  const playing = phase !== "arrange" && phase !== "choose";
 
   const W = 2 * M + 12 * U;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "board discs-board", role: "img", "aria-label": "Discs board" },
+  const s = svg("svg", { viewBox: `0 0 ${W} ${W}`, class: "board discs-board", role: "group", "aria-label": t("Discs board: nine discs of five holes, arrow keys move between the holes") },
     svg("defs", {},
       svg("radialGradient", { id: "pin-silver", cx: ".35", cy: ".3", r: ".75" }, svg("stop", { offset: "0", "stop-color": "#ffffff" }), svg("stop", { offset: "1", "stop-color": "#8d96a3" })),
       svg("radialGradient", { id: "pin-black", cx: ".35", cy: ".3", r: ".75" }, svg("stop", { offset: "0", "stop-color": "#6a6a6a" }), svg("stop", { offset: "1", "stop-color": "#0b0b0b" }))));
   s.append(svg("rect", { x: 6, y: 6, width: W - 12, height: W - 12, rx: 26, fill: "#2f2a24" }));
+  const marks = svg("g", { class: "marks" });
   // discs
   for (const d of ARRANGE) {
     const [x, y] = discXY(d);
-    const g = svg("g", { class: "disc" + (phase === "arrange" && mine ? " hot" : "") + (lastDisc === d ? " last" : ""), "data-disc": d });
+    const arranging = phase === "arrange" && mine;
+    const home = (pos.home || [[], []]).findIndex((list) => list.includes(d));
+    const label = t("disc {disc}: {colour}", { disc: d, colour: COLOUR_NAME[discColour[d]] ? COLOUR_NAME[discColour[d]]() : discColour[d] })
+      + (home >= 0 ? t(", starting disc of {seat}", { seat: seatName(ctx, home) }) : "");
+    const g = svg("g", {
+      class: "disc" + (arranging ? " hot" : "") + (lastDisc.has(d) ? " last" : "") + (decide.has(d) ? " decide" : ""), "data-disc": d,
+      "data-kb": arranging ? d : null, "aria-label": arranging ? t("{what}; Enter changes its colour", { what: label }) : label,
+      role: arranging ? "button" : "img",
+    });
     g.append(svg("circle", { cx: x + 3, cy: y + 5, r: DISC_R, fill: "#0006" }));
     g.append(svg("circle", { cx: x, cy: y, r: DISC_R, fill: COLOUR[discColour[d]], stroke: "#0008", "stroke-width": 3, class: "disc-face" }));
     g.append(svg("circle", { cx: x, cy: y, r: DISC_R - 10, fill: "none", stroke: "#ffffff30", "stroke-width": 2 }));
@@ -103,13 +148,17 @@ export function draw(root, ctx) {
       g.append(svg("circle", { cx: hx, cy: hy, r: 13, fill: "#00000070", stroke: "#ffffff40" }));
     }
     g.append(svg("text", { x, y: y + DISC_R - 14, class: "disc-name" }, d));
-    const home = (pos.home || [[], []]).findIndex((list) => list.includes(d));
-    if (home >= 0) g.append(svg("text", { x, y: y - DISC_R + 24, class: "disc-name home" }, "home"));
-    if (phase === "arrange" && mine) g.addEventListener("click", () => {
-      const i = ARRANGE.indexOf(d);
-      arrangement[i] = { R: "G", G: "B", B: "R" }[arrangement[i]] || "R";
-      draw(root, ctx);
-    });
+    if (home >= 0) g.append(svg("text", { x, y: y - DISC_R + 24, class: "disc-name home" }, t("home")));
+    if (arranging) {
+      g.append(svg("circle", { cx: x, cy: y, r: DISC_R - 2, class: "focus-ring" }));
+      g.addEventListener("click", () => {
+        const i = ARRANGE.indexOf(d);
+        arrangement[i] = { R: "G", G: "B", B: "R" }[arrangement[i]] || "R";
+        draw(root, ctx);
+      });
+    }
+    if (lastDisc.has(d)) marks.append(svg("circle", { cx: x, cy: y, r: DISC_R + 2, class: "last-mark", "data-last": d }));
+    if (decide.has(d)) marks.append(svg("circle", { cx: x, cy: y, r: DISC_R + 4, class: "decide-mark", "data-decide": d }));
     s.append(g);
   }
   // lines (grooves), then barriers
@@ -117,13 +166,8 @@ export function draw(root, ctx) {
     const [a, b] = line.split("-");
     const [x1, y1] = holeXY(a);
     const [x2, y2] = holeXY(b);
-    const g = svg("g", { class: "line" + (bars.has(line) ? " hot" : ""), "data-line": line });
+    const g = svg("g", { class: "line" + (lastBar.has(line) ? " last" : "") + (decide.has(line) ? " decide" : ""), "data-groove": line });
     g.append(svg("line", { x1, y1, x2, y2, class: "groove" }));
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    const nx = (-(y2 - y1) / len) * 11;
-    const ny = ((x2 - x1) / len) * 11;
-    g.append(svg("path", { d: `M${x1 + nx} ${y1 + ny} L${x2 + nx} ${y2 + ny} L${x2 - nx} ${y2 - ny} L${x1 - nx} ${y1 - ny} Z`, class: "hit" }));
-    if (bars.has(line)) g.addEventListener("click", () => ctx.play(`bar ${line}`));
     s.append(g);
   }
   (pos.barriers || []).forEach((line, p) => {
@@ -136,43 +180,97 @@ export function draw(root, ctx) {
     const len = Math.hypot(x2 - x1, y2 - y1);
     const nx = (-(y2 - y1) / len) * 24;
     const ny = ((x2 - x1) / len) * 24;
-    s.append(svg("line", { x1: mx - nx, y1: my - ny, x2: mx + nx, y2: my + ny, class: `barrier barrier-${p}`, "data-barrier": p }));
+    const bar = svg("line", { x1: mx - nx, y1: my - ny, x2: mx + nx, y2: my + ny, class: `barrier barrier-${p}`, "data-barrier": p });
+    if (anim && lastBar.has(line)) animate(bar, "appear", lastBar.get(line));
+    s.append(bar);
   });
-  // holes as click targets, pins
+  // holes: a diamond hit area each, then the pin
+  const pinLayer = svg("g", { class: "holes", "pointer-events": playing ? null : "none" });
+  const turning = new Map(); // disc -> the group of its pins that turned
   for (const d of ARRANGE) {
     for (const k of KINDS) {
       const h = `${d}.${k}`;
       const [hx, hy] = holeXY(h);
       const p = owner[h];
-      const g = svg("g", { class: "hole" + (lastHoles.has(h) ? " last" : "") + (sources.has(h) && !sel ? " hot" : "") + (targets.has(h) ? " target" : "") + (sel === h ? " chosen" : "") + (locks.has(h) ? " lockable" : ""), "data-hole": h });
+      const g = svg("g", {
+        class: "hole" + (lastHoleStep.has(h) || lastFrom.has(h) ? " last" : "") + (sources.has(h) && !sel ? " hot" : "") + (targets.has(h) ? " target" : "") + (sel === h ? " chosen" : "") + (locks.has(h) ? " lockable" : "") + (decide.has(h) ? " decide" : ""),
+        "data-hole": h, "data-kb": playing ? h : null, "aria-label": holeLabel(ctx, pos, h, p, colours),
+      });
+      g.append(svg("path", { d: diamond(hx, hy), class: "hit-area" }));
       g.append(svg("circle", { cx: hx, cy: hy, r: 19, class: "ring" }));
       if (p !== undefined) {
         const c = colours[p] === "silver" ? "url(#pin-silver)" : colours[p] === "black" ? "url(#pin-black)" : colours[p];
-        g.append(svg("circle", { cx: hx + 2, cy: hy + 3, r: 14, fill: "#0007" }));
-        g.append(svg("circle", { cx: hx, cy: hy, r: 14, fill: c, stroke: "#000a", "stroke-width": 1.5, class: `pin pin-${p}` }));
+        const pin = svg("g", { class: "pin-g" });
+        pin.append(svg("circle", { cx: hx + 2, cy: hy + 3, r: 14, fill: "#0007" }));
+        pin.append(svg("circle", { cx: hx, cy: hy, r: 14, fill: c, stroke: "#000a", "stroke-width": 1.5, class: `pin pin-${p}` }));
         if ((pos.locks || [])[p] === h) {
-          g.append(svg("circle", { cx: hx, cy: hy, r: 7, fill: "none", stroke: "#ffcc33", "stroke-width": 3.5, class: "lock-mark" }));
+          const lock = svg("circle", { cx: hx, cy: hy, r: 7, fill: "none", stroke: "#ffcc33", "stroke-width": 3.5, class: "lock-mark" });
+          if (anim && lastLock.has(h)) animate(lock, "appear", lastLock.get(h));
+          pin.append(lock);
         }
+        if (anim && lastHoleStep.has(h)) {
+          const [from, step] = lastHoleStep.get(h);
+          const [fx, fy] = holeXY(from);
+          animate(pin, "move", step, { dx: fx - hx, dy: fy - hy });
+        }
+        if (anim && lastDisc.has(d) && k !== "c") {
+          // the pins of a turned disc swing into place together
+          if (!turning.has(d)) {
+            const [x, y] = discXY(d);
+            const [deg, step] = lastDisc.get(d);
+            turning.set(d, animate(svg("g", { class: "turned" }), "turn", step, { deg, cx: x, cy: y }));
+          }
+          turning.get(d).append(pin);
+        } else g.append(pin);
       }
+      if (lastHoleStep.has(h)) marks.append(svg("circle", { cx: hx, cy: hy, r: 19, class: "last-mark", "data-last": h }));
+      if (lastFrom.has(h) && !lastHoleStep.has(h)) marks.append(svg("circle", { cx: hx, cy: hy, r: 17, class: "last-from", "data-last": h }));
+      if (lastLock.has(h)) marks.append(svg("circle", { cx: hx, cy: hy, r: 21, class: "last-mark", "data-last": h }));
+      if (decide.has(h)) marks.append(svg("circle", { cx: hx, cy: hy, r: 21, class: "decide-mark", "data-decide": h }));
+      g.append(svg("circle", { cx: hx, cy: hy, r: 21, class: "focus-ring" }));
       g.addEventListener("click", () => onHole(h, ctx, { sources, locks, p }));
-      s.append(g);
+      pinLayer.append(g);
     }
   }
-  // turn arrows
-  for (const t of turns) {
-    const d = t.slice(0, 2);
-    const [x, y] = discXY(d);
-    const cw = t.endsWith("+");
-    const ax = x + (cw ? 1 : -1) * (DISC_R - 22);
-    const ay = y - DISC_R + 22;
-    const g = svg("g", { class: "turn-arrow", "data-move": t, role: "button", "aria-label": `turn ${d} ${cw ? "clockwise" : "anticlockwise"}` });
-    g.append(svg("circle", { cx: ax, cy: ay, r: 17, class: "arrow-bg" }));
-    g.append(svg("text", { x: ax, y: ay + 7, class: "arrow" }, cw ? "↻" : "↺"));
-    g.addEventListener("click", () => ctx.play(t));
+  s.append(pinLayer);
+  for (const g of turning.values()) s.append(svg("g", { "pointer-events": "none" }, g));
+  // grooves that may take the barrier: a band along their middle, above the holes' diamonds
+  for (const line of bars) {
+    const [a, b] = line.split("-");
+    const [x1, y1] = holeXY(a);
+    const [x2, y2] = holeXY(b);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const ux = (x2 - x1) / len;
+    const uy = (y2 - y1) / len;
+    const nx = -uy * 16;
+    const ny = ux * 16;
+    const cut = 24; // keep the holes' centres free
+    const [ax, ay, bx, by] = [x1 + ux * cut, y1 + uy * cut, x2 - ux * cut, y2 - uy * cut];
+    const g = svg("g", { class: "line hot", "data-line": line, "data-kb": `bar ${line}`, "aria-label": t("groove {line}: place your barrier here", { line }) });
+    g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "groove" }));
+    g.append(svg("path", { d: `M${ax + nx} ${ay + ny} L${bx + nx} ${by + ny} L${bx - nx} ${by - ny} L${ax - nx} ${ay - ny} Z`, class: "hit" }));
+    g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "focus-ring" }));
+    g.addEventListener("click", () => ctx.play(`bar ${line}`));
     s.append(g);
   }
+  // turn arrows
+  for (const tm of turns) {
+    const d = tm.slice(0, 2);
+    const [x, y] = discXY(d);
+    const cw = tm.endsWith("+");
+    const ax = x + (cw ? 1 : -1) * (DISC_R - 22);
+    const ay = y - DISC_R + 22;
+    const g = svg("g", { class: "turn-arrow", "data-move": tm, "data-kb": tm, role: "button", "aria-label": cw ? t("turn disc {disc} clockwise", { disc: d }) : t("turn disc {disc} anticlockwise", { disc: d }) });
+    g.append(svg("circle", { cx: ax, cy: ay, r: 17, class: "arrow-bg" }));
+    g.append(svg("text", { x: ax, y: ay + 7, class: "arrow" }, cw ? "↻" : "↺"));
+    g.append(svg("circle", { cx: ax, cy: ay, r: 20, class: "focus-ring" }));
+    g.addEventListener("click", () => ctx.play(tm));
+    s.append(g);
+  }
+  s.append(marks);
   clear(root).append(s);
-  controls(ctx, pos, colours);
+  roving(s, "[data-kb]", "data-kb", focus, refocus);
+  controls(ctx, pos, colours, turns);
 }
 
 function onHole(h, ctx, { sources, locks, p }) {
@@ -194,40 +292,55 @@ function onHole(h, ctx, { sources, locks, p }) {
   }
 }
 
-function controls(ctx, pos, colours) {
+function controls(ctx, pos, colours, turns) {
   const { legal, mine } = ctx;
   const box = clear(ctx.controls);
   const info = el("div", { class: "stocks" });
   ctx.state.seats.forEach((seat, p) => {
     const tokens = (pos.tokens || [])[p] || "";
+    const named = colours[p] === "silver" || colours[p] === "black";
     info.append(el("div", { class: `stock${pos.to_move === p && !ctx.state.over ? " turn" : ""}`, "data-player": p },
-      el("span", { class: `pin-dot ${colours[p] === "silver" || colours[p] === "black" ? colours[p] : ""}` }),
-      `${seat.name}${colours[p] === "silver" || colours[p] === "black" ? ` (${colours[p]})` : ""}: tokens `,
-      ...["R", "G", "B"].map((c) => el("span", { class: "token" + (tokens.includes(c) ? " won" : ""), style: `--c:${COLOUR[c]}`, title: COLOUR_NAME[c] }, tokens.includes(c) ? "★" : "·"))));
+      el("span", { class: `pin-dot ${named ? colours[p] : ""}`, "aria-hidden": "true" }),
+      named ? t("{seat} ({colour}): tokens", { seat: seatName(ctx, p), colour: PIN_WORD[colours[p]]() }) : t("{seat}: tokens", { seat: seatName(ctx, p) }), " ",
+      ...["R", "G", "B"].map((c) => el("span", {
+        class: "token" + (tokens.includes(c) ? " won" : ""), style: `--c:${COLOUR[c]}`,
+        title: tokens.includes(c) ? t("{colour} token: won", { colour: COLOUR_NAME[c]() }) : t("{colour} token: not yet", { colour: COLOUR_NAME[c]() }),
+      }, tokens.includes(c) ? "★" : "·"))));
   });
   box.append(info);
   if (!mine) return;
   const row = el("div", { class: "action-row" });
   if (pos.phase === "arrange") {
-    const b = el("button", { class: "btn primary", type: "button", id: "arrange-btn" }, "Arrange the discs like this");
+    const b = el("button", { class: "btn primary", type: "button", id: "arrange-btn" }, t("Arrange the discs like this"));
     b.addEventListener("click", () => ctx.play(`arrange ${arrangement.join("")}`));
     row.append(b);
-    box.append(el("p", { class: "hint", id: "hint" }, "Click the discs to change their colours (three of each), then confirm."), row);
+    box.append(el("p", { class: "hint", id: "hint" }, t("Click the discs to change their colours (three of each), then confirm.")), row);
     return;
   }
-  const words = { end: "End turn", pass: "Pass", unlock: "Release my lock", unbar: "Remove my barrier" };
+  const words = { end: () => t("End turn"), pass: () => t("Pass"), unlock: () => t("Release my lock"), unbar: () => t("Remove my barrier") };
   for (const m of legal) {
     if (m.startsWith("choose ")) {
       const [, colour, pair] = m.split(" ");
-      row.append(button(`${colour} pins on ${pair.slice(0, 2)} + ${pair.slice(2)}`, m, ctx));
-    } else if (words[m]) row.append(button(words[m], m, ctx));
+      row.append(button(t("{colour} pins on {a} + {b}", { colour: PIN_WORD[colour] ? PIN_WORD[colour]() : colour, a: pair.slice(0, 2), b: pair.slice(2) }), m, ctx));
+    } else if (words[m]) row.append(button(words[m](), m, ctx));
   }
   box.append(row);
+  if (turns.size) {
+    // the turns as buttons too: large enough for a finger on a phone
+    const tr = el("div", { class: "discs-turns action-row" }, el("span", { class: "small muted" }, t("Turn a disc:")));
+    for (const tm of [...turns].sort()) {
+      const cw = tm.endsWith("+");
+      const b = el("button", { class: "btn", type: "button", "data-turn": tm, "aria-label": cw ? t("turn disc {disc} clockwise", { disc: tm.slice(0, 2) }) : t("turn disc {disc} anticlockwise", { disc: tm.slice(0, 2) }) }, `${tm.slice(0, 2)} ${cw ? "↻" : "↺"}`);
+      b.addEventListener("click", () => ctx.play(tm));
+      tr.append(b);
+    }
+    box.append(tr);
+  }
   const stepping = legal.some((m) => m.includes("-") && !m.startsWith("bar"));
-  const hint = pos.phase === "choose" ? "Choose your pin colour and your two corner discs."
-    : sel ? `Pin on ${sel}: click a glowing hole.`
-      : stepping ? "Move a glowing pin (click it, then its hole) or turn a disc with its arrow."
-        : "Optional: click one of your pins to lock its disc, or a groove to bar it. Then end the turn.";
+  const hint = pos.phase === "choose" ? t("Choose your pin colour and your two corner discs.")
+    : sel ? t("Pin on {hole}: click a glowing hole.", { hole: sel })
+      : stepping ? t("Move a glowing pin (click it, then its hole) or turn a disc with its arrow.")
+        : t("Optional: click one of your pins to lock its disc, or a groove to bar it. Then end the turn.");
   box.append(el("p", { class: "hint", id: "hint" }, hint));
 }
 

@@ -3,6 +3,8 @@
 // nothing may be discarded. Only what the player sees is drawn: the pile is a count.
 
 import { el, svg, clear } from "../dom.js";
+import { t } from "../i18n.js";
+import { animate, focusedKey, highlightSet, lastMoves, roving, takeAnimation } from "./common.js";
 
 const FILES = ["a", "b", "c", "d", "e", "f"];
 const COLOUR = { R: "#d7263d", Y: "#f2c014", G: "#2e9e4f", B: "#2b6cc4", K: "#232323", W: "#f4f4ef" };
@@ -13,6 +15,9 @@ const X0 = 30;
 const Y0 = 66;
 
 let card = null;
+const focus = { current: null };
+const NAMES = { R: () => t("red"), Y: () => t("yellow"), G: () => t("green"), B: () => t("blue"), K: () => t("black"), W: () => t("white") };
+const SYMBOLS = [null, () => t("drop"), () => t("hammers"), () => t("circles"), () => t("bricks"), () => t("wheel"), () => t("arrow")];
 
 export function reset() { card = null; }
 
@@ -51,50 +56,74 @@ export function draw(root, ctx) {
   const usable = new Set(legal.filter((m) => !m.endsWith(":x")).map((m) => m.split(":")[0]));
   if (mine && !card && usable.size === 1) card = [...usable][0];
   const targets = new Set(card ? legal.filter((m) => m.startsWith(card + ":") && !m.endsWith(":x")).map((m) => m.split(":")[1]) : []);
-  const hist = ctx.state.history || [];
-  const lastCell = !ctx.replay && hist.length ? hist[hist.length - 1].split(":")[1] : null;
+  const lastList = lastMoves(ctx);
+  const lastCells = new Map(); // cell -> [card, step]
+  lastList.forEach((m, step) => { const [c, cell] = m.split(":"); if (cell && cell !== "x") lastCells.set(cell, [c, step]); });
+  const lastDiscard = lastList.filter((m) => m.endsWith(":x")).map((m) => m.split(":")[0]);
+  const anim = takeAnimation(ctx);
+  const decide = highlightSet(ctx);
+  const refocus = focusedKey(root, "data-cell");
 
   const W = X0 + 6 * CELL + 12;
   const H = Y0 + 6 * CELL + 12;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board s36-board", role: "img", "aria-label": "36 to 1 grid" });
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "board s36-board", role: "group", "aria-label": t("36 to 1 grid: 36 cells, arrow keys move between them") });
   s.append(svg("rect", { x: X0 - 8, y: 4, width: 6 * CELL + 16, height: H - 8, rx: 14, fill: "#3f5e4a" }));
   FILES.forEach((f, i) => {
     const x = X0 + i * CELL;
     s.append(glyph(i + 1, x + CELL / 2 - 16, 12, 32, "#f6edd6"));
-    s.append(svg("text", { x: x + CELL / 2, y: 60, class: "file" }, `${f} · ${i + 1}`));
+    s.append(svg("text", { x: x + CELL / 2, y: 60, class: "file", "aria-hidden": "true" }, `${f} · ${i + 1}`));
   });
+  const marks = svg("g", { class: "marks" });
   for (let r = 6; r >= 1; r--) {
     const row = grid[r - 1] || "";
     const y = Y0 + (6 - r) * CELL;
-    s.append(svg("text", { x: X0 - 18, y: y + CELL / 2 + 6, class: "coord" }, String(r)));
+    s.append(svg("text", { x: X0 - 18, y: y + CELL / 2 + 6, class: "coord", "aria-hidden": "true" }, String(r)));
     FILES.forEach((f, i) => {
       const cellName = f + r;
       const x = X0 + i * CELL;
       const c = row[i];
-      const g = svg("g", { class: "cell" + (targets.has(cellName) ? " hot" : "") + (lastCell === cellName ? " last" : ""), "data-cell": cellName, "aria-label": `${cellName} ${c && c !== "." ? NAME[c] : "empty"}` });
+      const full = c && c !== ".";
+      const label = full ? t("{cell}: a {colour} cube, column {n} ({symbol})", { cell: cellName, colour: NAME[c] ? NAMES[c]() : c, n: i + 1, symbol: SYMBOLS[i + 1]() })
+        : t("{cell}: empty", { cell: cellName });
+      const g = svg("g", { class: "cell" + (targets.has(cellName) ? " hot" : "") + (lastCells.has(cellName) ? " last" : "") + (decide.has(cellName) ? " decide" : ""), "data-cell": cellName, "data-kb": cellName, "aria-label": label });
       g.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "slot" }));
-      if (c && c !== ".") {
+      if (full) {
         g.append(svg("rect", { x: x + 9, y: y + 12, width: CELL - 18, height: CELL - 18, rx: 7, fill: "#0004" }));
         g.append(svg("rect", { x: x + 8, y: y + 8, width: CELL - 18, height: CELL - 18, rx: 7, fill: COLOUR[c], stroke: c === "W" ? "#9a9a90" : "#0006", "stroke-width": 2, class: "cube" }));
         g.append(svg("path", { d: `M${x + 14} ${y + 14} h${CELL - 32}`, stroke: "#ffffff66", "stroke-width": 4, "stroke-linecap": "round" }));
         g.append(svg("text", { x: x + CELL / 2 - 1, y: y + CELL / 2 + 5, class: "cube-letter", fill: c === "W" || c === "Y" ? "#333" : "#fff" }, c));
       }
-      g.addEventListener("click", () => { if (mine && card) ctx.play(`${card}:${cellName}`); else if (mine) ctx.toast("Choose a card first."); });
+      if (lastCells.has(cellName)) {
+        // the cube just removed: its outline stays, dashed; after someone else's move it fades out
+        const [used, step] = lastCells.get(cellName);
+        marks.append(svg("rect", { x: x + 8, y: y + 8, width: CELL - 18, height: CELL - 18, rx: 7, class: "last-cube", "data-last": cellName }));
+        if (anim) marks.append(animate(svg("rect", { x: x + 8, y: y + 8, width: CELL - 18, height: CELL - 18, rx: 7, fill: COLOUR[used[0]] || "#999", opacity: 0.9 }), "vanish", step));
+      }
+      if (decide.has(cellName)) marks.append(svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: "decide-mark", "data-decide": cellName }));
+      g.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "focus-ring" }));
+      g.addEventListener("click", () => { if (mine && card) ctx.play(`${card}:${cellName}`); else if (mine) ctx.toast(usable.size ? t("Choose a card first.") : t("No card can remove a cube: discard a card.")); });
       s.append(g);
     });
   }
+  s.append(marks);
   clear(root).append(s);
+  roving(s, "[data-kb]", "data-cell", focus, refocus);
 
   const box = clear(ctx.controls);
   const hand = el("div", { class: "s36-cards" });
   for (const code of cards) {
     const canUse = usable.has(code);
     const canDiscard = legal.includes(`${code}:x`);
-    const b = el("button", { type: "button", class: "s36-card" + (card === code ? " on" : "") + (mine && !canUse ? " dead" : ""), "data-card": code, title: `${NAME[code[0]]} border, ${SYMBOL[Number(code[1])]} (${code[1]})` }, cardSvg(code));
+    const words = t("{colour} border, {symbol} ({n})", { colour: NAMES[code[0]](), symbol: SYMBOLS[Number(code[1])](), n: code[1] });
+    const b = el("button", {
+      type: "button", class: "s36-card" + (card === code ? " on" : "") + (mine && !canUse ? " dead" : ""), "data-card": code, title: words,
+      "aria-label": canUse || !mine ? t("card {code}: {words}", { code, words }) : t("card {code}: {words}; it can remove no cube", { code, words }),
+      "aria-pressed": card === code ? "true" : "false",
+    }, cardSvg(code));
     b.addEventListener("click", () => { if (!mine) return; card = code; draw(root, ctx); });
     const col = el("div", { class: "s36-card-col" }, b);
     if (canDiscard) {
-      const d = el("button", { type: "button", class: "btn small", "data-discard": code }, "Discard");
+      const d = el("button", { type: "button", class: "btn small", "data-discard": code, "aria-label": t("discard {code}", { code }) }, t("Discard"));
       d.addEventListener("click", () => ctx.play(`${code}:x`));
       col.append(d);
     }
@@ -102,14 +131,20 @@ export function draw(root, ctx) {
   }
   const pile = el("div", { class: "s36-pile" },
     el("div", { class: "pile-back" }, el("span", {}, String(view.pile_count))),
-    el("div", { class: "muted small" }, "cards in the pile"));
+    el("div", { class: "muted small" }, t("cards in the pile")));
   const stats = el("div", { class: "s36-stats" },
-    el("div", { class: "big-num", id: "cubes-left" }, String(view.cubes_left)), el("div", { class: "muted small" }, "cubes left"));
+    el("div", { class: "big-num", id: "cubes-left" }, String(view.cubes_left)), el("div", { class: "muted small" }, t("cubes left")));
   box.append(el("div", { class: "s36-row" }, hand, pile, stats));
-  if (mine) box.append(el("p", { class: "hint", id: "hint" }, card ? `With ${card}: click a glowing cube (its colour, or in its column ${card[1]}, with a neighbour).` : "Choose a face-up card."));
+  if (mine) {
+    // only discards left: say so, instead of asking for a card that can do nothing
+    const hint = card && usable.has(card) ? t("With {card}: click a glowing cube (its colour, or in its column {n}, with a neighbour).", { card, n: card[1] })
+      : usable.size ? t("Choose a face-up card.")
+        : t("No face-up card can remove a cube: discard one (it goes to the discard pile).");
+    box.append(el("p", { class: "hint", id: "hint" }, hint));
+  }
   if ((view.discard || []).length) {
-    const disc = el("div", { class: "s36-discard" }, el("span", { class: "muted small" }, "Discarded: "));
-    for (const code of view.discard) disc.append(el("span", { class: "chip", style: `border-color:${COLOUR[code[0]]}` }, code));
+    const disc = el("div", { class: "s36-discard" }, el("span", { class: "muted small" }, t("Discarded:") + " "));
+    for (const code of view.discard) disc.append(el("span", { class: "chip" + (lastDiscard.includes(code) ? " last" : ""), style: `border-color:${COLOUR[code[0]]}`, "data-last": lastDiscard.includes(code) ? code : null }, code));
     box.append(disc);
   }
 }
