@@ -3,11 +3,18 @@
 The engine never crashes on input: every command is handled inside one ``try`` that turns any
 error into a ``?`` answer, and a failed command never changes the state (moves are checked before
 they are applied; ``load`` builds the new game before it replaces the old one).
+
+Programs parse the answers, so the engine speaks English whatever the locale says: its refusal
+reasons are in another language only when ``--lang`` (``rulebox engine --lang de``) or
+``RULEBOX_LANG`` asks for one (:func:`engine_language`). The protocol's keywords (``=``, ``?``,
+``illegal:``, ``over``, ``ongoing``, the command names), the notation and the rule IDs never
+change with the language.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import IO
 
@@ -16,6 +23,7 @@ from rulebox.core.errors import RuleboxError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.load import load_any
 from rulebox.core.registry import game_entry, game_ids
+from rulebox.i18n import _, normalize, use_language
 from rulebox.match.agents import COMPUTER, AgentSpec
 from rulebox.match.table import Seat, Table
 
@@ -54,20 +62,29 @@ def _kv(args: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for arg in args:
         if "=" not in arg:
-            raise EngineError(f"expected key=value, got {arg[:40]!r}")
+            raise EngineError(_("expected key=value, got {arg!r}").format(arg=arg[:40]))
         key, value = arg.split("=", 1)
         if not key:
-            raise EngineError(f"expected key=value, got {arg[:40]!r}")
+            raise EngineError(_("expected key=value, got {arg!r}").format(arg=arg[:40]))
         if key.lower() in out:
-            raise EngineError(f"option {key[:40]!r} given twice")
+            raise EngineError(_("option {key!r} given twice").format(key=key[:40]))
         out[key.lower()] = value
     return out
 
 
-class Engine:
-    """One engine session: at most one game at a time."""
+def engine_language(explicit: str | None = None, env: dict[str, str] | None = None) -> str:
+    """The language of the engine's texts: ``explicit`` (``--lang``), then ``RULEBOX_LANG``,
+    else English; never the locale (``LANG``), since programs parse the answers."""
+    env = dict(os.environ) if env is None else env
+    return normalize(explicit) or normalize(env.get("RULEBOX_LANG")) or "en"
 
-    def __init__(self) -> None:
+
+class Engine:
+    """One engine session: at most one game at a time, answering in ``lang`` (English by
+    default)."""
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = normalize(lang) or "en"
         self.game: Game | None = None
         self.done = False
         self._tab: Table | None = None
@@ -84,7 +101,7 @@ class Engine:
 
     def _need_game(self) -> Game:
         if self.game is None:
-            raise EngineError("no game: start one with 'new <game>' (see 'games')")
+            raise EngineError(_("no game: start one with 'new <game>' (see 'games')"))
         return self.game
 
     def handle(self, line: str) -> str | None:
@@ -93,14 +110,19 @@ class Engine:
         text = line.strip()
         if not text or text.startswith("#"):
             return None
+        with use_language(self.lang):
+            return self._answer(text)
+
+    def _answer(self, text: str) -> str:
         try:
             result = self._dispatch(text)
         except (EngineError, RuleboxError) as e:
             return self._format(False, str(e))
         except RecursionError:
-            return self._format(False, "input nested too deeply")
+            return self._format(False, _("input nested too deeply"))
         except Exception as e:  # never crash on input: report and go on
-            return self._format(False, f"internal error: {type(e).__name__}: {e}")
+            return self._format(False, _("internal error: {name}: {error}").format(
+                name=type(e).__name__, error=e))
         return self._format(True, result)
 
     @staticmethod
@@ -122,7 +144,7 @@ class Engine:
         handler = getattr(self, f"cmd_{command}", None)
         if handler is None or command not in COMMANDS:
             shown = command if len(command) <= 30 else command[:27] + "..."
-            raise EngineError(f"unknown command {shown!r}")
+            raise EngineError(_("unknown command {shown!r}").format(shown=shown))
         return handler(rest, args)
 
     # --- commands -------------------------------------------------------------------------------
@@ -131,7 +153,8 @@ class Engine:
 
     def cmd_new(self, rest: str, args: list[str]) -> str:
         if not args:
-            raise EngineError("usage: new <game> [key=value ...]; games: " + ", ".join(game_ids()))
+            raise EngineError(_("usage: new <game> [key=value ...]; games: {game_ids}").format(
+                                  game_ids=", ".join(game_ids())))
         entry = game_entry(args[0])
         game = entry.cls.new(_kv(args[1:]))
         self.game = game
@@ -148,7 +171,7 @@ class Engine:
     def cmd_play(self, rest: str, args: list[str]) -> str:
         self._need_game()
         if not rest:
-            raise EngineError("usage: play <move>")
+            raise EngineError(_("usage: play <move>"))
         return str(self._table().play(None, rest))
 
     def cmd_undo(self, rest: str, args: list[str]) -> str:
@@ -173,20 +196,22 @@ class Engine:
 
     def cmd_load(self, rest: str, args: list[str]) -> str:
         if not rest:
-            raise EngineError("usage: load <json state or: game [key=value ...] diagram>")
+            raise EngineError(_("usage: load <json state or: game [key=value ...] diagram>"))
         self.game = load_any(rest)
         return self._describe(self.game)
 
     def cmd_view(self, rest: str, args: list[str]) -> str:
         game = self._need_game()
         if len(args) != 1:
-            raise EngineError("usage: view <player>")
+            raise EngineError(_("usage: view <player>"))
         try:
             player = int(args[0])
         except ValueError:
-            raise EngineError(f"player must be a number, got {args[0][:20]!r}") from None
+            raise EngineError(_("player must be a number, got {arg!r}").format(
+                arg=args[0][:20])) from None
         if not 0 <= player < game.num_players:
-            raise EngineError(f"no player {player}: players are 0 to {game.num_players - 1}")
+            raise EngineError(_("no player {player}: players are 0 to {num_players}").format(
+                                  player=player, num_players=game.num_players - 1))
         return json.dumps(game.view(player), separators=(",", ":"), sort_keys=True)
 
     def cmd_history(self, rest: str, args: list[str]) -> str:
@@ -197,7 +222,7 @@ class Engine:
         agent that fails is reported (``?``) and logged, and nothing is played."""
         game = self._need_game()
         if game.is_terminal():
-            raise EngineError("the game is over")
+            raise EngineError(_("the game is over"))
         spec = AgentSpec.from_words(args, COMPUTER)
         spec.make(game.id)  # an unknown agent or a bad setting is refused here
         table = self._table()
@@ -211,7 +236,8 @@ class Engine:
             except Exception as e:
                 table.fail(decision, e)  # logged; the engine's own game is left as it was
                 self._tab = None
-                raise EngineError(f"agent {spec.label} failed: {type(e).__name__}: {e}") from None
+                raise EngineError(_("agent {label} failed: {name}: {e}").format(
+                                      label=spec.label, name=type(e).__name__, e=e)) from None
         finally:
             table.seats[p] = Seat.remote()
         return str(table.play(p, move))
@@ -224,7 +250,7 @@ class Engine:
 
     def cmd_known_command(self, rest: str, args: list[str]) -> str:
         if len(args) != 1:
-            raise EngineError("usage: known_command <command>")
+            raise EngineError(_("usage: known_command <command>"))
         return "true" if args[0].lower() in COMMANDS else "false"
 
     def cmd_agents(self, rest: str, args: list[str]) -> str:
@@ -252,14 +278,18 @@ def _read_lines(stream: IO[bytes]):  # type: ignore[no-untyped-def]
         yield chunk.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
 
 
-def run(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
-    """Serve the protocol until ``quit`` or the end of input; exit status 0."""
+def run(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None,
+        lang: str | None = None) -> int:
+    """Serve the protocol until ``quit`` or the end of input; exit status 0. ``lang`` is
+    ``--lang`` (see :func:`engine_language`)."""
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout
-    engine = Engine()
+    engine = Engine(engine_language(lang))
     for line in _read_lines(inp):
         if line is None:
-            response: str | None = Engine._format(False, f"line too long (over {MAX_LINE} bytes)")
+            with use_language(engine.lang):
+                too_long = _("line too long (over {limit} bytes)").format(limit=MAX_LINE)
+            response: str | None = Engine._format(False, too_long)
         else:
             response = engine.handle(line)
         if response is not None:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rulebox import __version__
 from rulebox.core.errors import RuleboxError
+from rulebox.i18n import _, ngettext
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -17,7 +18,8 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key:
-            raise RuleboxError(f"options are written key=value, not {pair[:40]!r}")
+            raise RuleboxError(_("options are written key=value, not {pair!r}").format(
+                                   pair=pair[:40]))
         out[key.lower()] = value
     return out
 
@@ -39,24 +41,26 @@ def _description(mod: object) -> str:
 
 
 def _whole(text: str, least: int, what: str) -> int:
-    """``text`` as a whole number of at least ``least`` (``what`` says why not)."""
+    """``text`` as a whole number of at least ``least`` (``what`` says why not, ``{n}`` the
+    number)."""
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a whole number").format(text=text)) from None
     if n < least:
-        raise argparse.ArgumentTypeError(f"{n}{what}")
+        raise argparse.ArgumentTypeError(what.format(n=n))
     return n
 
 
 def _count(text: str) -> int:
     """A count of games: a whole number, 1 or more."""
-    return _whole(text, 1, " games: a match has at least 1 game")
+    return _whole(text, 1, _("{n} games: a match has at least 1 game"))
 
 
 def _seed(text: str) -> int:
     """A whole number, 0 or more."""
-    return _whole(text, 0, ": must be 0 or more")
+    return _whole(text, 0, _("{n}: must be 0 or more"))
 
 
 def _seconds(text: str) -> float:
@@ -64,10 +68,11 @@ def _seconds(text: str) -> float:
     try:
         t = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(
+                                             text=text)) from None
     if not 0 < t <= 3600:
         raise argparse.ArgumentTypeError(
-            f"{text} seconds: the time must be more than 0 and at most 3600")
+            _("{text} seconds: the time must be more than 0 and at most 3600").format(text=text))
     return t
 
 
@@ -75,7 +80,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rulebox.cli import saves
     from rulebox.cli.play import make_console, play_match
     from rulebox.cli.seats import make_seats
-    from rulebox.cli.text import clean
+    from rulebox.cli.text import clean, yes_words
     from rulebox.core.registry import game_entry
     from rulebox.match.table import Table
 
@@ -88,25 +93,30 @@ def cmd_play(args: argparse.Namespace) -> int:
         record = saves.unfinished_last()
         assert record is not None
         try:
-            answer = input(f"continue your unfinished game of {clean(record.game)} "
-                           f"({len(record.moves)} moves)? [Y/n] ").strip().lower()
+            answer = input(ngettext(
+                "continue your unfinished game of {game} ({n} move)? [Y/n] ",
+                "continue your unfinished game of {game} ({n} moves)? [Y/n] ",
+                len(record.moves)).format(game=clean(record.game), n=len(record.moves))
+            ).strip().lower()
         except EOFError:
             answer = "n"
-        if answer in ("", "y", "yes"):
+        if answer in ("", "y", "yes", *yes_words()):
             load = saves.LAST
     if load:
         path = saves.resolve(load)
         record = saves.read_record(path)
         if args.game and args.game != record.game:
-            raise RuleboxError(f"{clean(load)} is a game of {clean(record.game)}, "
-                               f"not {args.game}")
+            raise RuleboxError(_("{file} is a game of {game}, not {wanted}").format(
+                                   file=clean(load), game=clean(record.game),
+                                   wanted=args.game))
         try:
             record.replay()  # every move checked, and the result against the moves
         except RuleboxError as e:
             raise RuleboxError(f"{clean(load)}: {e}") from None
         if record.result is not None:
-            raise RuleboxError(f"{clean(load)}: that game is over ({clean(record.result)}); "
-                               "`rulebox replay` shows it")
+            raise RuleboxError(_("{file}: that game is over ({result}); `rulebox "
+                                 "replay` shows it").format(
+                                   file=clean(load), result=clean(record.result)))
         entry = game_entry(record.game)
         probe = entry.cls.new(record.options)
         # people sit where they sat (a hot-seat game stays one); --seat says otherwise
@@ -118,10 +128,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             table = Table.from_record(record, seats)
         except RuleboxError as e:
             raise RuleboxError(f"{clean(load)}: {e}") from None
-        loaded = f"loaded {clean(path)}: {record.game}, {len(record.moves)} moves"
+        loaded = ngettext("loaded {file}: {game}, {n} move", "loaded {file}: {game}, {n} moves",
+                          len(record.moves)).format(file=clean(path), game=record.game,
+                                                    n=len(record.moves))
     else:
         if not args.game:
-            raise RuleboxError("which game? e.g. rulebox play columns (see rulebox games)")
+            raise RuleboxError(_("which game? e.g. rulebox play columns (see rulebox games)"))
         options = _options(args.options)
         if args.seed is not None:
             options["seed"] = str(args.seed)
@@ -147,7 +159,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_engine(args: argparse.Namespace) -> int:
     from rulebox.engine import run
 
-    return run()
+    # the engine speaks English unless --lang or RULEBOX_LANG asks otherwise (not the locale)
+    return run(lang=getattr(args, "engine_lang", None) or getattr(args, "lang", None))
 
 
 def _rules_language(text: str) -> str:
@@ -216,8 +229,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     for g in game_ids():
         entry = game_entry(g)
         counts = entry.cls.player_counts
-        many = "player" if tuple(counts) == (1,) else "players"
-        print(f"{g:10} {entry.title} ({'/'.join(str(n) for n in counts)} {many})")
+        many = ngettext("{counts} player", "{counts} players", max(counts)).format(
+            counts="/".join(str(n) for n in counts))
+        print(f"{g:10} {entry.title} ({many})")
     return 0
 
 
@@ -255,6 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Five published board games, played exactly by their rulebooks.",
     )
     parser.add_argument("--version", action="version", version=f"rulebox {__version__}")
+    parser.add_argument("--lang", type=_rules_language, metavar="en|de|ru",
+                        help="the language of the texts (default: RULEBOX_LANG, then the locale)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="play a game in the terminal (against the computer by default)",
@@ -277,9 +293,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
     p.add_argument("--plain", action="store_true",
                    help="line by line, for scripts and screen readers (no full screen)")
+    p.add_argument("--lang", dest="play_lang", type=_rules_language, metavar="en|de|ru",
+                   help="the language of the game's texts (default: RULEBOX_LANG, then the "
+                        "locale)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("engine", help="speak the engine line protocol on stdin/stdout")
+    p.add_argument("--lang", dest="engine_lang", type=_rules_language, metavar="en|de|ru",
+                   help="the language of refusal reasons (default: RULEBOX_LANG, else English; "
+                        "never the locale, since programs parse the answers)")
     p.set_defaults(func=cmd_engine)
 
     p = sub.add_parser("rules", help="print a game's rules with the rule IDs")
@@ -335,6 +357,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from rulebox.i18n import resolve, set_language
+
+    # the terminal's language: --lang, then RULEBOX_LANG, then the locale (the engine and
+    # `rules` choose their own, see cmd_engine and cmd_rules)
+    set_language(resolve(getattr(args, "play_lang", None) or getattr(args, "lang", None)))
     try:
         return int(args.func(args) or 0)
     except RuleboxError as e:

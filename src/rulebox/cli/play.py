@@ -29,6 +29,7 @@ from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.i18n import N_, _
 from rulebox.match.records import save_record
 from rulebox.match.table import Ending, Seat, Table, TableError
 
@@ -37,8 +38,9 @@ STYLES = {"move": "bold", "agent_error": "bold red", "game_over": "", "undo": ""
           "resigned": ""}
 """How each kind of event is printed; announcements (the rest) in bold magenta."""
 
-QUIT = Ending("quit", "game stopped; it is saved: `rulebox play --load last` continues it")
-LEFT = Ending("quit", "left the game; it is saved: `rulebox play --load last` continues it")
+QUIT = Ending("quit", N_("game stopped; it is saved: `rulebox play --load last` continues it"))
+LEFT = Ending("quit", N_("left the game; it is saved: `rulebox play --load last` continues it"))
+"""Endings at the terminal; their reasons are message ids, translated where printed."""
 Reader = Callable[[str], str | None]
 
 
@@ -64,14 +66,15 @@ class Session:
         if self.game.history:
             last = ", ".join(str(m) for m in self.game.history[-k:])
             mover = self.table.movers[-1] if self.table.movers else None
-            who = words.agree(self.table.name(mover)) if mover is not None else "last move"
-            self.console.print(Text(f" last move: {who} played {last}", style="dim"))
+            who = words.agree(self.table.name(mover)) if mover is not None else _("last move")
+            self.console.print(Text(" " + _("last move: {who} played {moves}").format(
+                who=who, moves=last), style="dim"))
 
     def show_moves(self, kind: str = "") -> None:
         moves = words.moves_of_kind(self.game, kind)
         if not moves:
-            self.console.print(f"no legal moves of kind {words.clean(kind, 20)!r}; "
-                               "type `moves` for all")
+            self.console.print(_("no legal moves of kind {kind!r}; type `moves` for all").format(
+                kind=words.clean(kind, 20)))
         elif any(" " in m for m in moves):  # moves with spaces: one per line
             self.console.print(f"{words.plural(len(moves), 'legal move')}:\n  "
                                + "\n  ".join(moves))
@@ -121,8 +124,8 @@ class Session:
                     shown_for = (table.version, p)
                 line = self.read(f"{words.agree(words.clean(table.name(p)))} > ")
                 if line is None:
-                    return Ending("quit", "input ended; the game was not finished (it is "
-                                  "saved: `rulebox play --load last` continues it)")
+                    return Ending("quit", _("input ended; the game was not finished (it is "
+                                            "saved: `rulebox play --load last` continues it)"))
                 ending = self.command(line.strip(), p)
                 self.show_events()
                 self.save_progress()
@@ -140,7 +143,8 @@ class Session:
         start = clock.monotonic()
         name = self.table.name(q)
         if self.console.is_terminal:
-            with self.console.status(f"{name} is thinking (Ctrl-C asks to leave)..."):
+            with self.console.status(_("{name} is thinking (Ctrl-C asks to leave)...").format(
+                    name=name)):
                 self.table.play_computers(limit=1)
         else:
             self.table.play_computers(limit=1)
@@ -152,23 +156,23 @@ class Session:
     def interrupted(self) -> bool:
         """Ctrl-C: ask; a second Ctrl-C (or the end of input) leaves."""
         self.console.print()
-        self.console.print("Ctrl-C: press it again to leave (the game is saved), or Enter to go "
-                           "on", style="bold")
+        self.console.print(_("Ctrl-C: press it again to leave (the game is saved), or Enter to "
+                             "go on"), style="bold")
         try:
             answer = self.read("")
         except KeyboardInterrupt:
             return True
-        return answer is None or answer.strip().lower() in ("q", "quit", "y", "yes")
+        return answer is None or answer.strip().lower() in ("q", "quit", *words.yes_words())
 
     def confirm(self, question: str, default: bool) -> bool:
         """A yes/no question; the end of input answers ``default``."""
-        answer = self.read(f"{question} [y/N] ")
+        answer = self.read(question + " " + _("[y/N]") + " ")
         if answer is None:
             return default
-        return answer.strip().lower() in ("y", "yes")
+        return answer.strip().lower() in words.yes_words()
 
     def command(self, line: str, p: int) -> Ending | None:
-        word, _, arg = line.partition(" ")
+        word, _sep, arg = line.partition(" ")
         word = word.lower()
         arg = arg.strip()
         console = self.console
@@ -188,32 +192,33 @@ class Session:
             elif word == "history":
                 moves = [str(m) for m in self.game.history]
                 console.print(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1))
-                              or "no moves yet")
+                              or _("no moves yet"))
             elif word in ("board", "show"):
                 self.show_board(p)
                 if legend(self.game):
                     console.print(legend(self.game), highlight=False)
             elif word in ("quit", "exit"):
-                if self.confirm("leave the game? It is saved; `rulebox play --load last` "
-                                "continues it.", True):
+                if self.confirm(_("leave the game? It is saved; `rulebox play --load last` "
+                                  "continues it."), True):
                     return QUIT
             elif word == "undo":
                 for move in table.undo(p):
-                    console.print(f"took back {move}")
+                    console.print(_("took back {move}").format(move=move))
             elif word == "hint":
-                console.print(f"hint: the computer would play {table.hint(self.time)}")
+                console.print(_("hint: the computer would play {move}").format(
+                    move=table.hint(self.time)))
             elif word == "explain":
                 explain = game_entry(self.game.id).explain
                 if explain is None:
-                    console.print("this game has no explain command; try ? for the moves")
+                    console.print(_("this game has no explain command; try ? for the moves"))
                 else:
                     console.print(explain(self.game, arg), highlight=False)
             elif word == "save":
                 self.save(arg)
             elif word == "resign":
                 if self.game.num_players not in (1, 2, 4):
-                    console.print("resign is for one- and two-player and team games; use quit")
-                elif self.confirm("resign this game?", False):
+                    console.print(_("resign is for one- and two-player and team games; use quit"))
+                elif self.confirm(_("resign this game?"), False):
                     return table.resign(p)
             elif word == "draw":
                 return self.offer_draw(p)
@@ -224,30 +229,33 @@ class Session:
         except RuleboxError as e:
             console.print(Text(str(e), style="bold red"))
             if word not in ("explain", "hint"):
-                console.print("type ? for help and the legal moves", style="dim")
+                console.print(_("type ? for help and the legal moves"), style="dim")
         return None
 
     def save(self, path: str) -> None:
         if not path:
-            self.console.print("usage: save FILE")
+            self.console.print(_("usage: save FILE"))
             return
         try:
             save_record(self.table.record(), path)
-            self.console.print(f"saved to {path}")
+            self.console.print(_("saved to {path}").format(path=path))
         except OSError as e:
-            self.console.print(f"[red]cannot save to {path}: {e.strerror}[/red]")
+            self.console.print(Text(_("cannot save to {path}: {error}").format(
+                path=path, error=e.strerror), style="red"))
 
     def offer_draw(self, p: int) -> Ending | None:
         table = self.table
         if self.game.num_players != 2:
-            self.console.print("draw offers are for two-player games")
+            self.console.print(_("draw offers are for two-player games"))
             return None
         answer = table.offer_draw(p)
         if answer == "offered":
             q = table.opponents(p)[0]
             self.show_events()
-            reply = self.read(f"{table.name(q)}: accept a draw? [y/n] ")
-            table.answer_draw(q, reply is not None and reply.strip().lower() in ("y", "yes"))
+            reply = self.read(_("{name}: accept a draw?").format(name=table.name(q)) + " "
+                              + _("[y/n]") + " ")
+            table.answer_draw(q, reply is not None
+                              and reply.strip().lower() in words.yes_words())
         return table.ending
 
 
@@ -286,18 +294,18 @@ def play_match(
     played = 0
     for number in range(1, games + 1):
         if games > 1:
-            console.rule(f"Game {number} of {games}")
-            console.print("options: " + " ".join(
+            console.rule(_("Game {number} of {games}").format(number=number, games=games))
+            console.print(_("options:") + " " + " ".join(
                 f"{k}={v}" for k, v in table.game.options().items()))
         session = Session(table, console, read, time, autosave=autosave)
         ending = session.run()
         session.save_progress()
-        console.print(Text("Game over: " + words.end_message(table) if ending.how != "quit"
-                           else ending.reason, style="bold"))
+        console.print(Text(_("Game over: {how}").format(how=words.end_message(table))
+                           if ending.how != "quit" else _(ending.reason), style="bold"))
         if save:
             where = save if games == 1 else f"{save}.{number}"
             save_record(table.record(), where)
-            console.print(f"record saved to {where}")
+            console.print(_("record saved to {path}").format(path=where))
         if ending.how == "quit":
             break
         played += 1
@@ -308,7 +316,7 @@ def play_match(
             for i in range(n):
                 score[i] += 0.5
         if games > 1:
-            console.print("match score: " + ", ".join(
+            console.print(_("match score:") + " " + ", ".join(
                 f"{table.name(i)} {score[i]:g}" for i in range(n)))
         if number < games:
             table = table.rematch()

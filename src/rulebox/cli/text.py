@@ -7,34 +7,63 @@ Nothing here reads input or prints; :mod:`rulebox.cli.play` and :mod:`rulebox.tu
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.i18n import N_, _, ngettext, pgettext
 
 GOALS: dict[str, str] = {
-    "columns": "When the player to move cannot place, the most roundels on level 5 win (COL-8, "
-               "COL-9; ties: level 4, then lower).",
-    "countred": "Four bottom pieces of one colour in one column win (CR-9); 50 moves without "
-                "a new three are a draw (CR-13).",
-    "discs": "The first to hold a token of each of the 3 colours wins at once (DSC-6).",
-    "36to1": "You win when exactly one cube is left (S36-5).",
-    "columba": "When the deck is used up, the most points from estates win; an objective not "
-               "completed costs 4 (CB-11).",
+    "columns": N_("When the player to move cannot place, the most roundels on level 5 win "
+                  "(COL-8, COL-9; ties: level 4, then lower)."),
+    "countred": N_("Four bottom pieces of one colour in one column win (CR-9); 50 moves "
+                   "without a new three are a draw (CR-13)."),
+    "discs": N_("The first to hold a token of each of the 3 colours wins at once (DSC-6)."),
+    "36to1": N_("You win when exactly one cube is left (S36-5)."),
+    "columba": N_("When the deck is used up, the most points from estates win; an objective "
+                  "not completed costs 4 (CB-11)."),
 }
-"""What wins each game, in one line (the rule IDs say where the rulebook has it)."""
+"""What wins each game, in one line (the rule IDs say where the rulebook has it); English
+message ids, translated where shown (:func:`goal`)."""
 
-KIDS_GOAL = "When the deck is used up, the most points from estates win (CB-13)."
-TEAMS = "Teams: players 0 and 2 against 1 and 3; partners add their scores."
+KIDS_GOAL = N_("When the deck is used up, the most points from estates win (CB-13).")
+TEAMS = N_("Teams: players 0 and 2 against 1 and 3; partners add their scores.")
+
+COUNTED: dict[str, Callable[[int], str]] = {
+    "game": lambda n: ngettext("{n} game", "{n} games", n),
+    "move": lambda n: ngettext("{n} move", "{n} moves", n),
+    "legal move": lambda n: ngettext("{n} legal move", "{n} legal moves", n),
+    "player": lambda n: ngettext("{n} player", "{n} players", n),
+    "place": lambda n: ngettext("{n} place", "{n} places", n),
+    "turn": lambda n: ngettext("{n} turn", "{n} turns", n),
+    "size": lambda n: ngettext("{n} size", "{n} sizes", n),
+    "square": lambda n: ngettext("{n} square", "{n} squares", n),
+    "colour": lambda n: ngettext("{n} colour", "{n} colours", n),
+    "corner pair": lambda n: ngettext("{n} corner pair", "{n} corner pairs", n),
+    "hole": lambda n: ngettext("{n} hole", "{n} holes", n),
+    "line": lambda n: ngettext("{n} line", "{n} lines", n),
+    "kind": lambda n: ngettext("{n} kind", "{n} kinds", n),
+}
+"""Each counted noun of the terminal with its plural forms in the current language (Russian
+has three: 1 ход, 2 хода, 5 ходов)."""
 
 _CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08"
                       r"\x0b-\x1f\x7f-\x9f]")
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 player``, ``2 players`` (``words`` for an irregular plural)."""
+    """``1 player``, ``2 players`` in the current language for the nouns of :data:`COUNTED`
+    (``words`` for an irregular English plural of any other noun, which stays English)."""
+    form = COUNTED.get(word)
+    if form is not None:
+        return form(n).format(n=n)
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def yes_words() -> tuple[str, ...]:
+    """The answers that mean yes in the current language (``y``/``yes`` always do)."""
+    return ("y", "yes", pgettext("answer", "y").lower(), pgettext("answer", "yes").lower())
 
 
 def clean(text: Any, limit: int = 200) -> str:
@@ -57,11 +86,11 @@ def agree(text: str) -> str:
 def goal(game: Game) -> str:
     """What wins this game (and variant), with the teams when four play as two."""
     if game.id == "columba" and game.options().get("variant") == "kids":
-        text = KIDS_GOAL
+        text = _(KIDS_GOAL)
     else:
-        text = GOALS.get(game.id, "")
+        text = _(GOALS[game.id]) if game.id in GOALS else ""
     if game.num_players == 4 and getattr(game, "teams", True):
-        text += " " + TEAMS
+        text += " " + _(TEAMS)
     return text
 
 
@@ -74,7 +103,7 @@ def side_totals(table: Any) -> str:
     if not getattr(game, "teams", True):
         return ""
     s = list(e.outcome.scores)
-    return f"team 0+2: {s[0] + s[2]:g}, team 1+3: {s[1] + s[3]:g}"
+    return _("team 0+2: {a}, team 1+3: {b}").format(a=f"{s[0] + s[2]:g}", b=f"{s[1] + s[3]:g}")
 
 
 def end_message(table: Any) -> str:
@@ -82,19 +111,21 @@ def end_message(table: Any) -> str:
     four players)."""
     e = table.ending
     if e is None:
-        return "the game goes on"
+        return _("the game goes on")
     if e.how != "rules":
         return clean(e.reason, 300)
     reason = agree(e.reason)
     if e.winners:
-        who = " and ".join(table.name(w) for w in e.winners)
-        text = f"{who} {'wins' if len(e.winners) == 1 else 'win'}: {reason}"
+        who = _(" and ").join(table.name(w) for w in e.winners)
+        text = ngettext("{who} wins: {reason}", "{who} win: {reason}", len(e.winners)).format(
+            who=who, reason=reason)
     elif table.game.num_players == 1:
-        text = f"lost: {reason}"
+        text = _("lost: {reason}").format(reason=reason)
     else:
-        text = f"no winner: {reason}"
+        text = _("no winner: {reason}").format(reason=reason)
     if e.outcome is not None and e.outcome.scores is not None and table.game.num_players > 1:
-        text += " (score " + ", ".join(f"{s:g}" for s in e.outcome.scores) + ")"
+        text += " " + _("(score {scores})").format(
+            scores=", ".join(f"{s:g}" for s in e.outcome.scores))
         totals = side_totals(table)
         if totals:
             text += "; " + totals
@@ -107,10 +138,13 @@ def match_message(names: Sequence[str], score: Sequence[float], games: int) -> s
     leaders = [i for i, s in enumerate(score) if s == best]
     line = "-".join(f"{s:g}" for s in score)
     if len(leaders) == 1 and len(score) > 1:
-        return f"{names[leaders[0]]} wins the match {line} ({plural(games, 'game')})"
+        return _("{name} wins the match {score} ({games})").format(
+            name=names[leaders[0]], score=line, games=plural(games, "game"))
     if len(score) == 1:
-        return f"{plural(int(score[0]), 'game')} won of {games}"
-    return f"the match is drawn {line} ({plural(games, 'game')})"
+        return ngettext("{n} game won of {games}", "{n} games won of {games}",
+                        int(score[0])).format(n=int(score[0]), games=games)
+    return _("the match is drawn {score} ({games})").format(score=line,
+                                                            games=plural(games, "game"))
 
 
 # --- help ---------------------------------------------------------------------------------
@@ -165,7 +199,7 @@ def move_summary(game: Game, limit: int = 6) -> list[str]:
     (``place C17: 12 places x 4 turns; type `moves place` for the list``)."""
     moves = sorted({str(m) for m in game.legal_moves()}, key=_natural)
     if not moves:
-        return ["no legal moves now"]
+        return [_("no legal moves now")]
     if len(moves) <= ALWAYS:
         return [f"{plural(len(moves), 'legal move')}: " + " ".join(moves)]
     groups = move_groups(game)
@@ -173,21 +207,32 @@ def move_summary(game: Game, limit: int = 6) -> list[str]:
     lines = []
     if len(groups) <= 12 and all(not d for _k, _n, d in groups) and len(groups) > 1:
         body = ", ".join(f"{k} {n}" for k, n, _d in groups)
-        lines.append(f"{plural(len(moves), 'legal move')} by {_kind_word(game)}: {body}")
-        lines.append("type `moves X` for those of one kind, `moves` for all")
+        lines.append(_("{moves} by {kind}: {body}").format(
+            moves=plural(len(moves), "legal move"), kind=_kind_word(game), body=body))
+        lines.append(_("type `moves X` for those of one kind, `moves` for all"))
         return lines
     lines.append(f"{plural(len(moves), 'legal move')}:")
     for key, n, desc in groups[:limit]:
         name = f"{key} {hand}" if key == "place" and hand else key
         text = desc or plural(n, "move")
-        lines.append(f"  {name}: {text}; type `moves {key}` for the list")
+        lines.append("  " + _("{name}: {text}; type `moves {key}` for the list").format(
+            name=name, text=text, key=key))
     if len(groups) > limit:
-        lines.append(f"  ... and {len(groups) - limit} more kinds; `moves` lists all")
+        more = len(groups) - limit
+        lines.append("  " + ngettext("... and {n} more kind; `moves` lists all",
+                                     "... and {n} more kinds; `moves` lists all", more).format(
+            n=more))
     return lines
 
 
 def _kind_word(game: Game) -> str:
-    return {"columns": "piece", "countred": "field", "36to1": "card"}.get(game.id, "kind")
+    if game.id == "columns":
+        return _("piece")
+    if game.id == "countred":
+        return _("field")
+    if game.id == "36to1":
+        return _("card")
+    return _("kind")
 
 
 def _hand(game: Game) -> str:
@@ -248,28 +293,31 @@ def commands(table: Any, seat: int | None, *, full_screen: bool = False) -> list
     characters: they fit the full screen's side panel)."""
     game = table.game
     entry = game_entry(game.id)
-    cmds = ["MOVE          play it (`notation`: how)",
-            "moves [KIND]  the legal moves (of a kind)"]
-    cmds.append("board         the board again" if not full_screen else
-                "status        holdings and scores in full")
-    cmds.append("history       the moves so far")
+    def cmd(usage: str, what: str) -> str:
+        return f"{usage:13} {what}"
+
+    cmds = [cmd(_("MOVE"), _("play it (`notation`: how)")),
+            cmd(_("moves [KIND]"), _("the legal moves (of a kind)"))]
+    cmds.append(cmd("board", _("the board again")) if not full_screen else
+                cmd("status", _("holdings and scores in full")))
+    cmds.append(cmd("history", _("the moves so far")))
     if seat is not None and table.may_undo(seat):
-        cmds.append("undo          take back your last move")
-    cmds.append("hint          what the computer would play")
+        cmds.append(cmd("undo", _("take back your last move")))
+    cmds.append(cmd("hint", _("what the computer would play")))
     if entry.explain is not None:
-        cmds.append("explain X     a piece, card or field")
+        cmds.append(cmd("explain X", _("a piece, card or field")))
     if game.num_players == 2:
-        cmds.append("draw          offer a draw")
+        cmds.append(cmd("draw", _("offer a draw")))
     if game.num_players in (1, 2, 4):
-        cmds.append("resign        give up (asks first)")
-    cmds.append("save FILE     save the record")
-    cmds.append("quit          leave (asks; the game is saved)")
+        cmds.append(cmd("resign", _("give up (asks first)")))
+    cmds.append(cmd(_("save FILE"), _("save the record")))
+    cmds.append(cmd("quit", _("leave (asks; the game is saved)")))
     return cmds
 
 
 def short_help(table: Any, seat: int | None, *, full_screen: bool = False) -> list[str]:
     """The whole short help: the goal, the commands and the moves now, a screenful at most."""
-    lines = [goal(table.game), "Commands:"]
+    lines = [goal(table.game), _("Commands:")]
     lines += ["  " + c for c in commands(table, seat, full_screen=full_screen)]
     lines += move_summary(table.game)
     return lines

@@ -1,7 +1,9 @@
 """The error hierarchy: every error a player or a program can cause is a ``ValueError``.
 
 Messages are written for a person: they name the input and, for a broken rule, the rule ID
-from RULINGS.md, in the form ``illegal: <reason> [<RULE-ID>]``.
+from RULINGS.md, in the form ``illegal: <reason> [<RULE-ID>]``. The reason is in the language
+of the context that raises it (:mod:`rulebox.i18n`; games mark it with ``_()``); ``illegal:``
+and the rule ID are the protocol's and never translated.
 
 Why a move is illegal (one convention for every game): a game says it in one place,
 ``Game.illegal_reason(move)``, which returns ``None`` for a legal move and otherwise an
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rulebox.i18n import _
+
 
 class RuleboxError(ValueError):
     """Base of every error rulebox raises on bad input."""
@@ -26,7 +30,7 @@ class InvalidMoveError(RuleboxError):
 
     def __init__(self, text: str, why: str = "") -> None:
         shown = text if len(text) <= 40 else text[:37] + "..."
-        msg = f"malformed move {shown!r}"
+        msg = _("malformed move {text!r}").format(text=shown)
         if why:
             msg += f": {why}"
         super().__init__(msg)
@@ -61,8 +65,9 @@ class GameOverError(IllegalMoveError):
     """A move was given after the game ended (``illegal: the game is over: <how it ended>``)."""
 
     def __init__(self, how: str = "") -> None:
-        RuleboxError.__init__(self, "illegal: the game is over" + (f": {how}" if how else ""))
-        self.reason = "the game is over"
+        reason = _("the game is over")
+        RuleboxError.__init__(self, "illegal: " + reason + (f": {how}" if how else ""))
+        self.reason = reason
         self.rule = ""
 
 

@@ -18,6 +18,7 @@ import threading
 import time as clock
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -31,6 +32,7 @@ from rulebox.cli.board import board_lines, cell_at, last_turn, legend, marked
 from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.registry import game_entry
+from rulebox.i18n import _
 from rulebox.match.records import save_record
 from rulebox.match.table import Table, TableError
 
@@ -59,7 +61,9 @@ class Question(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(f"{self.question}\n\n[b]y[/b] yes    [b]n[/b] no")
+        yes, no = escape(_("yes")), escape(_("no"))
+        yield Static(Text.from_markup(f"{escape(self.question)}\n\n[b]y[/b] {yes}    "
+                                      f"[b]n[/b] {no}"))
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -83,9 +87,11 @@ class EndScreen(ModalScreen[str]):
         self.more = more
 
     def compose(self) -> ComposeResult:
-        keys = ("[b]Enter[/b] next game    " if self.more else "[b]Enter[/b] a rematch    ")
-        yield Static(Text.from_markup(f"[b]Game over[/b]\n\n{self.message}\n\n")
-                     + Text.from_markup(keys + "[b]Esc[/b] look at the board    [b]q[/b] quit"),
+        keys = ("[b]Enter[/b] " + escape(_("next game") if self.more else _("a rematch")) + "    ")
+        yield Static(Text.from_markup("[b]" + escape(_("Game over")) + "[/b]\n\n")
+                     + Text(self.message + "\n\n")
+                     + Text.from_markup(keys + "[b]Esc[/b] " + escape(_("look at the board"))
+                                        + "    [b]q[/b] " + escape(_("quit"))),
                      id="end")
 
     def action_leave(self, what: str) -> None:
@@ -148,14 +154,14 @@ class GameApp(App[int]):
                 with ScrollableContainer(id="help"):
                     yield Static(id="helptext")
         yield Static(id="msg")
-        yield Input(placeholder="a move, or ? for help", id="cmd")
+        yield Input(placeholder=_("a move, or ? for help"), id="cmd")
 
     def on_mount(self) -> None:
         self.query_one("#cmd", Input).focus()
         if self.note:
             self.say(self.note, "dim")
         self.say(words.goal(self.table.game), "italic")
-        self.say("type a move, or ? for help", "dim")
+        self.say(_("type a move, or ? for help"), "dim")
         self.refresh_all()
         self.set_interval(TICK, self.tick)
         self.next_turn()
@@ -232,12 +238,13 @@ class GameApp(App[int]):
         t = self.table
         out = Text()
         if self.games > 1:
-            out.append(f"Game {self.number} of {self.games}\n", style="bold")
+            out.append(_("Game {number} of {games}").format(number=self.number, games=self.games)
+                       + "\n", style="bold")
         to_move = ""
         # the holdings and scores only beside the board (below it, `status` shows them)
         short = self.compact or not self.query_one("#main").has_class("wide")
         if short and not self.compact and any(self.details()):
-            out.append("holdings and scores: type `status`\n", style="dim")
+            out.append(_("holdings and scores: type `status`") + "\n", style="dim")
         for line in self.details():
             bare = line.strip()
             if bare.startswith(("To move", "Your move")):
@@ -248,23 +255,25 @@ class GameApp(App[int]):
                 continue
             out.append(bare + "\n")
         if legend(t.game):
-            out.append("cell codes: type `notation`\n", style="dim")
+            out.append(_("cell codes: type `notation`") + "\n", style="dim")
         if t.game.history:
             mover = t.movers[-1] if t.movers else None
             who = self.seat_name(mover) if mover is not None else ""
             k = last_turn(t.movers)
             turn = ", ".join(str(m) for m in t.game.history[-k:])
-            out.append(f"last: {who} {turn}\n", style="bold")
+            out.append(_("last: {who} {moves}").format(who=who, moves=turn) + "\n", style="bold")
         if self.thinking is not None:
             q, since = self.thinking
-            out.append(f"{self.seat_name(q)} is thinking... {clock.monotonic() - since:.1f} s\n",
+            out.append(_("{name} is thinking... {seconds} s").format(
+                name=self.seat_name(q), seconds=f"{clock.monotonic() - since:.1f}") + "\n",
                        style="bold cyan")
         elif t.over():
             out.append(words.end_message(t) + "\n", style="bold green")
         else:
             p = t.to_move()
             if p is not None:
-                out.append(f"to move: {self.seat_name(p)}\n", style="bold reverse")
+                out.append(_("to move: {name}").format(name=self.seat_name(p)) + "\n",
+                           style="bold reverse")
                 if len(to_move) > 40 and not self.compact:  # the render says more (a card)
                     out.append(to_move.split(", ", 1)[-1] + "\n")
         self.query_one("#status", Static).update(out)
@@ -358,7 +367,7 @@ class GameApp(App[int]):
         if self.save_to:
             where = self.save_to if self.games == 1 else f"{self.save_to}.{self.number}"
             save_record(t.record(), where)
-            self.say(f"record saved to {where}", "dim")
+            self.say(_("record saved to {path}").format(path=where), "dim")
         n = t.game.num_players
         if e.winners:
             for w in e.winners:
@@ -369,7 +378,8 @@ class GameApp(App[int]):
         more = self.number < self.games
         if self.games > 1:
             names = [t.name(i) for i in range(n)]
-            score = "match score: " + ", ".join(f"{names[i]} {self.score[i]:g}" for i in range(n))
+            score = _("match score:") + " " + ", ".join(
+                f"{names[i]} {self.score[i]:g}" for i in range(n))
             message += "\n" + score
             if not more:
                 match = words.match_message(names, self.score, self.number)
@@ -397,7 +407,7 @@ class GameApp(App[int]):
         self.ended_shown = False
         if self.autosave is not None:
             self.autosave.path = None
-        self.say(f"--- game {self.number}: " + " ".join(
+        self.say("--- " + _("game {number}:").format(number=self.number) + " " + " ".join(
             f"{k}={v}" for k, v in table.game.public_options().items()), "bold")
         self.next_turn()
 
@@ -430,7 +440,7 @@ class GameApp(App[int]):
 
     def command(self, line: str) -> None:
         t = self.table
-        word, _, arg = line.partition(" ")
+        word, _sep, arg = line.partition(" ")
         word = word.lower()
         arg = arg.strip()
         if word in ("?", "help"):
@@ -438,44 +448,47 @@ class GameApp(App[int]):
             return
         if word in ("moves", "legal"):
             moves = words.moves_of_kind(t.game, arg)
-            self.show_panel([f"{words.plural(len(moves), 'legal move')}"
-                             + (f" of kind {arg}" if arg else "") + ":", *moves])
+            head = words.plural(len(moves), "legal move")
+            if arg:
+                head = _("{moves} of kind {kind}").format(moves=head, kind=arg)
+            self.show_panel([head + ":", *moves])
             return
         if word in ("status", "board"):
-            self.show_panel(self.details() or ["nothing more to show"])
+            self.show_panel(self.details() or [_("nothing more to show")])
             return
         if word == "notation":
             self.show_panel([*words.notation_lines(t.game), "", *legend(t.game).splitlines()])
             return
         if word == "history":
             moves = [str(m) for m in t.game.history]
-            self.say(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1)) or "no moves yet")
+            self.say(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1)) or _("no moves yet"))
             return
         if word in ("quit", "exit"):
-            self.ask("Leave the game? It is saved: `rulebox play --load last` continues it.",
+            self.ask(_("Leave the game? It is saved: `rulebox play --load last` continues it."),
                      lambda yes: self.exit(0) if yes else None)
             return
         if word == "explain":
             explain = game_entry(t.game.id).explain
             self.say(explain(t.game, arg) if explain is not None
-                     else "this game has no explain command; try ? for the moves")
+                     else _("this game has no explain command; try ? for the moves"))
             return
         if word == "save":
             if not arg:
-                self.say("usage: save FILE")
+                self.say(_("usage: save FILE"))
                 return
             try:
                 save_record(t.record(), arg)
-                self.say(f"saved to {arg}")
+                self.say(_("saved to {path}").format(path=arg))
             except OSError as e:
-                self.say(f"cannot save to {arg}: {e.strerror}", "bold red")
+                self.say(_("cannot save to {path}: {error}").format(path=arg, error=e.strerror),
+                         "bold red")
             return
         if self.thinking is not None:
-            self.say("the computer is thinking; wait for its move", "bold")
+            self.say(_("the computer is thinking; wait for its move"), "bold")
             return
         p = t.to_move()
         if p is None:
-            self.say("the game is over; Enter on the end screen starts a rematch", "bold")
+            self.say(_("the game is over; Enter on the end screen starts a rematch"), "bold")
             if not self.screen_stack[-1:] or not isinstance(self.screen, EndScreen):
                 self.ended_shown = False
                 self.game_over()
@@ -483,15 +496,15 @@ class GameApp(App[int]):
         try:
             if word == "undo":
                 for move in t.undo(p):
-                    self.say(f"took back {move}")
+                    self.say(_("took back {move}").format(move=move))
             elif word == "hint":
-                self.say(f"hint: the computer would play {t.hint(self.time)}")
+                self.say(_("hint: the computer would play {move}").format(move=t.hint(self.time)))
                 return
             elif word == "resign":
                 if t.game.num_players not in (1, 2, 4):
-                    self.say("resign is for one- and two-player and team games; use quit")
+                    self.say(_("resign is for one- and two-player and team games; use quit"))
                     return
-                self.ask("Resign this game?", lambda yes: self.resign(p) if yes else None)
+                self.ask(_("Resign this game?"), lambda yes: self.resign(p) if yes else None)
                 return
             elif word == "draw":
                 self.offer_draw(p)
@@ -502,7 +515,7 @@ class GameApp(App[int]):
             return
         except RuleboxError as e:
             self.say(str(e), "bold red")
-            self.say("type ? for help and the legal moves", "dim", msg=False)
+            self.say(_("type ? for help and the legal moves"), "dim", msg=False)
             return
         self.close_help()
         self.next_turn()
@@ -517,7 +530,7 @@ class GameApp(App[int]):
     def offer_draw(self, p: int) -> None:
         t = self.table
         if t.game.num_players != 2:
-            self.say("draw offers are for two-player games")
+            self.say(_("draw offers are for two-player games"))
             return
         answer = t.offer_draw(p)
         if answer == "offered":
@@ -528,7 +541,8 @@ class GameApp(App[int]):
                 t.answer_draw(q, bool(yes))
                 self.next_turn()
 
-            self.push_screen(Question(f"{t.name(q)}: accept a draw?"), answered)
+            self.push_screen(Question(_("{name}: accept a draw?").format(name=t.name(q))),
+                             answered)
 
     def ask(self, question: str, then: Any) -> None:
         self.push_screen(Question(question), then)
@@ -547,7 +561,7 @@ class GameApp(App[int]):
         lines = words.short_help(self.table, p, full_screen=True)
         if legend(self.table.game):
             lines += legend(self.table.game).splitlines()
-        lines.append("Esc closes this panel; F1 or ? opens it.")
+        lines.append(_("Esc closes this panel; F1 or ? opens it."))
         self.show_panel(lines)
 
     def close_help(self) -> None:
@@ -567,7 +581,7 @@ class GameApp(App[int]):
             self.exit(130)
             return
         self.last_ctrl_c = now
-        self.notify("Ctrl-C again to leave (the game is saved: rulebox play --load last)",
+        self.notify(_("Ctrl-C again to leave (the game is saved: rulebox play --load last)"),
                     timeout=SECOND_CTRL_C)
 
 
@@ -580,5 +594,5 @@ def run_app(table: Table, *, games: int = 1, time: float = 1.0, save: str | None
         for line in app.result:
             print(line)
     elif not app.table.over():
-        print("left the game; it is saved: `rulebox play --load last` continues it")
+        print(_("left the game; it is saved: `rulebox play --load last` continues it"))
     return int(code)
