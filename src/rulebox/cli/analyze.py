@@ -19,6 +19,8 @@ import argparse
 import os
 import sys
 
+from rulebox.i18n import _
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``analyze`` sub-command's arguments."""
@@ -71,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"rulebox analyze: {e}", file=sys.stderr)
             return 2
         path = write_tournament_report(summary, args.out)
-        print(f"wrote {path}")
+        print(_("wrote {path}").format(path=path))
         return 0
     if not args.game:
-        print("rulebox analyze: name a game (or --from-json RESULTS)", file=sys.stderr)
+        print(_("rulebox analyze: name a game (or --from-json RESULTS)"), file=sys.stderr)
         return 2
     from rulebox.analysis.balance import analyze, expand_variants, headline
     from rulebox.core.registry import new_game
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         variants = [{**base, **v} for v in expand_variants(args.vary)]
         agents = _agents(args.agents)
         if not agents or args.games < 1:
-            raise ValueError("name at least one agent and one game")
+            raise ValueError(_("name at least one agent and one game"))
         for v in variants:
             new_game(args.game, {**v, "seed": "0"})  # refuse bad options before playing
             for a in agents:
@@ -117,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     path = write_report(doc, args.out)
     for line in headline(doc):
         print(line)
-    print(f"wrote {path}")
+    print(_("wrote {path}").format(path=path))
     return 0
 
 

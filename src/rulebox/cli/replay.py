@@ -20,9 +20,10 @@ from rulebox.cli.play import make_console
 from rulebox.cli.saves import read_record, resolve
 from rulebox.cli.text import clean, end_message
 from rulebox.core.registry import game_entry
+from rulebox.i18n import N_, _
 from rulebox.match.records import Record
 
-KEYS = ("keys: Enter/n next, b back, a number jumps to that move, s start, e end, q quit")
+KEYS = N_("keys: Enter/n next, b back, a number jumps to that move, s start, e end, q quit")
 
 
 def _input(prompt: str) -> str | None:
@@ -64,7 +65,7 @@ def replay(path: str, step: bool = False, start: int = 0,
     console.print(Text(f"{entry.title}: {total} moves; players: "
                        + ", ".join(clean(p, 60) for p in record.players), style="bold"))
     if interactive:
-        console.print(KEYS, style="dim")
+        console.print(_(KEYS), style="dim")
     i = min(start, total)
     while True:
         show(console, record, i, review)
@@ -74,7 +75,8 @@ def replay(path: str, step: bool = False, start: int = 0,
                 break
             nxt = step_to(answer, i, total)
             while nxt is None:
-                console.print(f"{clean(answer, 20)!r} means nothing here; {KEYS}")
+                console.print(_("{answer!r} means nothing here; {keys}").format(
+                                  answer=clean(answer, 20), keys=_(KEYS)))
                 answer = read(f"move {i}/{total} > ")
                 nxt = -1 if answer is None else step_to(answer, i, total)
             if nxt < 0:
@@ -92,7 +94,7 @@ def replay(path: str, step: bool = False, start: int = 0,
     elif record.result and outcome is not None:
         console.print(Text(f"result: {outcome.result_line()} ({outcome.reason})", style="bold"))
     elif outcome is None:
-        console.print("the game was not finished")
+        console.print(_("the game was not finished"))
     return 0
 
 
@@ -102,8 +104,9 @@ def show(console: Console, record: Record, i: int,
     ``rulebox review``) the move's values and mark beside it."""
     total = len(record.moves)
     game = record.replay(upto=i)
-    head = (f"move 0 of {total}: the start" if i == 0
-            else f"move {i} of {total}: {record.moves[i - 1]}")
+    head = (_("move 0 of {total}: the start").format(total=total) if i == 0
+            else _("move {i} of {total}: {move}").format(i=i, total=total,
+                                                         move=record.moves[i - 1]))
     head += review_note(review, i)
     console.rule(head)
     console.print(marked(game, None))

@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rulebox.i18n import _
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``review`` sub-command's arguments."""
@@ -50,13 +52,14 @@ def run(args: argparse.Namespace) -> int:
     review = data.get("review")
     if args.force or not valid_review(review, record):
         if args.time is not None and not 0 < args.time <= 60:
-            print("rulebox review: --time is 0 to 60 seconds", file=sys.stderr)
+            print("rulebox review: " + _("--time is 0 to 60 seconds"), file=sys.stderr)
             return 2
         evaluator = Evaluator(record.game, args.agent, args.time, args.iterations, args.seed)
 
         def progress(i: int, n: int) -> None:
             if sys.stderr.isatty():
-                print(f"\rreviewing move {i + 1} of {n}", end="", file=sys.stderr, flush=True)
+                print("\r" + _("reviewing move {i} of {n}").format(i=i + 1, n=n), end="",
+                      file=sys.stderr, flush=True)
 
         review = review_record(record, evaluator, progress)
         if sys.stderr.isatty():

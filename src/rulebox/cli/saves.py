@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulebox.core.errors import StateError
+from rulebox.i18n import _
 from rulebox.match.records import Record, load_record, save_record
 
 MAX_BYTES = 4 << 20
@@ -46,8 +47,8 @@ def resolve(path: str) -> Path:
     if path == LAST:
         p = last_path()
         if not p.exists():
-            raise StateError("no game saved yet (games are saved as they go to "
-                             f"{data_dir()})")
+            raise StateError(_("no game saved yet (games are saved as they go to "
+                               "{data_dir})").format(data_dir=data_dir()))
         return p
     return Path(path)
 
@@ -58,12 +59,13 @@ def read_record(path: str | Path) -> Record:
     try:
         st = os.stat(p)
     except OSError as e:
-        raise StateError(f"cannot read {p}: {e.strerror}") from None
+        raise StateError(_("cannot read {path}: {error}").format(path=p, error=e.strerror)) \
+            from None
     if not stat.S_ISREG(st.st_mode):
-        raise StateError(f"{p} is not a regular file (a record is a JSON file)")
+        raise StateError(_("{path} is not a regular file (a record is a JSON file)").format(path=p))
     if st.st_size > MAX_BYTES:
-        raise StateError(f"{p} is too large to be a record ({st.st_size} bytes; at most "
-                         f"{MAX_BYTES})")
+        raise StateError(_("{path} is too large to be a record ({size} bytes; at most "
+                           "{most})").format(path=p, size=st.st_size, most=MAX_BYTES))
     return load_record(p)
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from rulebox.core.errors import OptionError
+from rulebox.i18n import _
 from rulebox.match.agents import PERSON_NAMES, AgentSpec, default_agent
 from rulebox.match.table import Seat
 
@@ -15,12 +16,14 @@ __all__ = ["HUMAN", "default_agent", "make_seats", "parse_seat_spec"]
 def parse_seat_spec(text: str) -> tuple[int, str]:
     """Read ``1=mcts`` or ``1=mcts:time=2,seed=5`` into (seat, who)."""
     if "=" not in text:
-        raise OptionError(f"a seat is written N=human or N=<agent>, not {text[:40]!r}")
-    seat_text, _, rest = text.partition("=")
+        raise OptionError(_("a seat is written N=human or N=<agent>, not {text!r}").format(
+                              text=text[:40]))
+    seat_text, _sep, rest = text.partition("=")
     try:
         seat = int(seat_text)
     except ValueError:
-        raise OptionError(f"seat {seat_text[:20]!r} is not a number") from None
+        raise OptionError(_("seat {seat!r} is not a number").format(
+                              seat=seat_text[:20])) from None
     return seat, rest.strip()
 
 
@@ -39,7 +42,8 @@ def make_seats(
     for text in specs:
         seat, who = parse_seat_spec(text)
         if not 0 <= seat < num_players:
-            raise OptionError(f"there is no seat {seat}: seats are 0 to {num_players - 1}")
+            raise OptionError(_("there is no seat {seat}: seats are 0 to {num_players}").format(
+                                  seat=seat, num_players=num_players - 1))
         chosen[seat] = who
     seats = []
     for p in range(num_players):

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulebox.i18n import _, ngettext
+
 MAX_RECORD = 4 * 1024 * 1024
 """Bytes a record may have at most (a finished game's payload is a few kB)."""
 
@@ -33,12 +35,13 @@ def _read(name: str) -> Any:
     else:
         path = Path(name)
         if not path.is_file():
-            raise ValueError(f"{name}: not a regular file")
+            raise ValueError(_("{name}: not a regular file").format(name=name))
         with path.open("rb") as f:
             data = f.read(MAX_RECORD + 1)
         text = data.decode("utf-8")
     if len(text) > MAX_RECORD:
-        raise ValueError(f"{name}: larger than {MAX_RECORD} bytes")
+        raise ValueError(_("{name}: larger than {max_record} bytes").format(
+                             name=name, max_record=MAX_RECORD))
     return json.loads(text)
 
 
@@ -49,24 +52,28 @@ def check(record: Any) -> str:
     from rulebox.match.fairness import verify
 
     if not isinstance(record, dict):
-        raise ValueError("a record is a JSON object")
+        raise ValueError(_("a record is a JSON object"))
     fair = record.get("fairness", record)
     if not isinstance(fair, dict) or "commitment" not in fair:
-        raise ValueError("this record has no fairness commitment (36 to 1 and Columba only)")
+        raise ValueError(_("this record has no fairness commitment (36 to 1 and Columba only)"))
     if "reveal" not in fair or "log" not in fair:
-        raise ValueError("the game is not over: the deal is revealed at its end")
+        raise ValueError(_("the game is not over: the deal is revealed at its end"))
     options = fair.get("options", record.get("options"))
     log = fair["log"]
     if not isinstance(options, dict) or not isinstance(log, list) or \
             not all(isinstance(s, str) for s in log):
-        raise ValueError("the record's options or log are malformed")
+        raise ValueError(_("the record's options or log are malformed"))
     view = record.get("view") if isinstance(record.get("view"), dict) else None
     seat = record.get("you") if isinstance(record.get("you"), int) else None
     game = verify(str(fair["commitment"]), str(fair["reveal"]),
                   {str(k): str(v) for k, v in options.items()}, log, view, seat)
-    what = "arranged by its creator" if fair.get("arranged") else "dealt by the server"
-    return (f"fair: the {game.id} deal ({what}) matches commitment "
-            f"{str(fair['commitment'])[:16]}..., and all {len(log)} steps replay on it")
+    what = _("arranged by its creator") if fair.get("arranged") else _("dealt by the server")
+    return "fair: " + ngettext(
+        "the {game} deal ({what}) matches commitment {commitment}..., and its {n} step replays "
+        "on it",
+        "the {game} deal ({what}) matches commitment {commitment}..., and all {n} steps replay "
+        "on it", len(log)).format(game=game.id, what=what,
+                                  commitment=str(fair["commitment"])[:16], n=len(log))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,12 +84,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = _read(args.record)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError) as e:
-        print(f"rulebox verify: cannot read the record: {e}", file=sys.stderr)
+        print(_("rulebox verify: cannot read the record: {e}").format(e=e), file=sys.stderr)
         return 2
     try:
         print(check(record))
     except FairnessError as e:
-        print(f"NOT FAIR: {e}")
+        print(_("NOT FAIR: {e}").format(e=e))
         return 1
     except (ValueError, RuleboxError) as e:
         print(f"rulebox verify: {e}", file=sys.stderr)
