@@ -910,8 +910,8 @@ class GameService:
         table = live.table
         entries = self.move_log(live, history)
         clock = table.clock
-        thinking = (table.computer_to_move() if live.computer_task is not None
-                    and not table.over() else None)
+        # a computer to move is deciding (here, or as a job of another process of a cluster)
+        thinking = table.computer_to_move()
         return {
             "spectator": seat is None,
             "log": entries,
@@ -1110,12 +1110,12 @@ class GameService:
             if not isinstance(gid, str) or not gid.isalnum() or len(gid) > 32 or gid in seen \
                     or not (token is None or isinstance(token, str)):
                 continue
-            seen.add(gid)
             try:
                 live = await self.live(gid)
                 seat = live.seat_of(token or None)
             except ApiError:
                 continue
+            seen.add(gid)  # the first entry of a game that answers counts
             table = live.table
             to_move = table.to_move()
             words = self.result_words(live) if table.over() else {}
