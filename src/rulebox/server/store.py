@@ -41,7 +41,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -104,6 +104,9 @@ class StaleWrite(Exception):
         super().__init__(game_id)
         self.game_id = game_id
 
+
+SCHEMA_LOCK = 0x72B0C5
+"""The PostgreSQL advisory lock held while a process makes or upgrades the tables."""
 
 Change = tuple[str, int, int]
 """What a committed write changed: (game id, new version, moves appended)."""
@@ -174,15 +177,17 @@ class Store:
         transaction of every write (delivered when it commits)."""
         self.listeners: list[Callable[[list[Change]], None]] = []
         """Called after every committed write, in the writing thread."""
-        Base.metadata.create_all(self.engine)
-        self._upgrade()
+        with self.engine.begin() as conn:
+            if not self.is_sqlite:  # several processes starting at once make the tables once
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+            Base.metadata.create_all(conn)
+            self._upgrade(conn)
 
-    def _upgrade(self) -> None:
+    def _upgrade(self, conn: Connection) -> None:
         """Add the columns that later versions introduced to tables made by earlier ones."""
-        cols = {c["name"] for c in inspect(self.engine).get_columns(GameRow.__tablename__)}
+        cols = {c["name"] for c in inspect(conn).get_columns(GameRow.__tablename__)}
         if "agreed" not in cols:
-            with self.engine.begin() as conn:
-                conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN agreed TEXT"))
+            conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN agreed TEXT"))
 
     def close(self) -> None:
         """Release every connection."""
