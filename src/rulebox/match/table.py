@@ -38,6 +38,12 @@ What the table owns:
   commitment to its hidden order; its reshuffles after an undo are then drawn from the deal's
   key, so that the reveal at the end accounts for every card. :attr:`arranged` says that the
   creator fixed the deal (``seed=`` or ``deck=``).
+- **Clocks** (issue 17, :mod:`rulebox.match.clock`): an optional time control (``5+3`` or
+  ``3d``) driven by :attr:`Table.time_source`. The clock starts with the first move (the first
+  turn is not timed), a computer's clock does not run, and a fallen flag (:meth:`check_time`,
+  also checked before every move) ends the game with ``Ending`` how ``"time"``: that seat
+  loses, the other side wins (with more than two players everyone else). An undo is refused
+  once the game is over, however it ended (``game_over``).
 - **Announcements** as :class:`Event` values (bonus move, skipped player, token earned,
   objective completed; :mod:`rulebox.match.announce`), numbered so a surface shows each once.
 """
@@ -58,7 +64,7 @@ from rulebox.ai.budget import DEFAULT_TIME, TurnClock, more_decisions_follow
 from rulebox.core.errors import RuleboxError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.registry import game_entry
-from rulebox.i18n import _, ngettext
+from rulebox.i18n import N_, _, ngettext
 from rulebox.match.agents import PERSON_NAMES, AgentSpec
 from rulebox.match.announce import announcer, kind_of
 from rulebox.match.clock import Clock
@@ -145,11 +151,114 @@ class Seat:
         return cls(kind, AgentSpec.parse(agent) if agent else None, str(data.get("label", "")))
 
 
+def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural message for the catalogue without translating it now (extracted like
+    ``ngettext``; translated where shown, see :class:`Words`)."""
+    return singular, plural
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    """A seat as people read it (``player 1 (dark, mcts)``), written in the language of the
+    context that shows it: the table keeps these, never the words of one language."""
+
+    player: int
+    seat_name: str
+    """The game's English name of the seat (a message id: ``dark``), ``""`` when it is only
+    ``player N``."""
+    who: str
+    """``you``, ``person`` or the agent's name."""
+
+    def __str__(self) -> str:
+        who = _(self.who) if self.who in ("you", "person") else self.who
+        if not self.seat_name:
+            return _("player {n} ({who})").format(n=self.player, who=who)
+        return _("player {n} ({seat}, {who})").format(n=self.player, seat=_(self.seat_name),
+                                                      who=who)
+
+    def to_json(self) -> list[Any]:
+        return [self.player, self.seat_name, self.who]
+
+
+@dataclass(frozen=True)
+class SeatList:
+    """Seats joined with ``and`` in the language that shows them."""
+
+    seats: tuple[SeatRef, ...]
+
+    def __str__(self) -> str:
+        return _(" and ").join(str(s) for s in self.seats)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A table's text kept as its English message id and parameters, so that each reader sees
+    it in their own language (a saved table, or a server's table read in several): translated
+    when :meth:`shown` (``plural`` with ``ngettext`` on the parameter ``n``). Parameters are
+    numbers, text that is no language (moves, agent names, an exception's text),
+    :class:`SeatRef` and :class:`SeatList`."""
+
+    msgid: str
+    params: tuple[tuple[str, Any], ...] = ()
+    plural: str = ""
+
+    def shown(self) -> str:
+        """The text in the current language."""
+        values = dict(self.params)
+        if self.plural:
+            text = ngettext(self.msgid, self.plural, int(values.get("n", 1)))
+        else:
+            text = _(self.msgid)
+        try:
+            return text.format(**values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: the English
+            return self.msgid.format(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        def value(v: Any) -> Any:
+            if isinstance(v, SeatRef):
+                return {"seat": v.to_json()}
+            if isinstance(v, SeatList):
+                return {"seats": [s.to_json() for s in v.seats]}
+            return v
+
+        out: dict[str, Any] = {"msgid": self.msgid,
+                               "params": {k: value(v) for k, v in self.params}}
+        if self.plural:
+            out["plural"] = self.plural
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Words | None:
+        """The inverse of :meth:`to_json`; ``None`` for anything else (an older table)."""
+        if not isinstance(data, dict) or not isinstance(data.get("msgid"), str):
+            return None
+
+        def seat(x: Any) -> SeatRef:
+            return SeatRef(int(x[0]), str(x[1]), str(x[2]))
+
+        params: list[tuple[str, Any]] = []
+        raw = data.get("params")
+        for k, v in (raw.items() if isinstance(raw, dict) else ()):
+            try:
+                if isinstance(v, dict) and "seat" in v:
+                    v = seat(v["seat"])
+                elif isinstance(v, dict) and "seats" in v:
+                    v = SeatList(tuple(seat(x) for x in v["seats"]))
+                elif not isinstance(v, (str, int, float)):
+                    return None
+            except (TypeError, ValueError, IndexError, KeyError):
+                return None
+            params.append((str(k), v))
+        return cls(data["msgid"], tuple(params), str(data.get("plural") or ""))
+
+
 @dataclass(frozen=True)
 class Event:
     """Something the table announces: ``kind`` (``move``, ``bonus_move``, ``skipped``,
     ``token``, ``objective``, ``undo``, ``reshuffle``, ``draw_offer``, ``draw_declined``,
-    ``draw_agreed``, ``resigned``, ``agent_error``, ``game_over``), a line for people, the
+    ``draw_agreed``, ``resigned``, ``agent_error``, ``game_over``, ``flag`` (a loss on time);
+    the server adds ``joined``, ``left``, ``back``, ``expired``), a line for people, the
     player it concerns, the ply it happened at and its number in the table's event list."""
 
     index: int
@@ -157,10 +266,21 @@ class Event:
     text: str
     player: int | None = None
     ply: int = 0
+    words: Words | None = field(default=None, compare=False)
+    """The line kept as a message id and parameters when the table made it (:class:`Words`):
+    ``text`` is the line in the language of the context that made it, :meth:`shown` (and the
+    ``text`` of :meth:`to_json`, which payloads are built from) says it in the current one."""
+
+    def shown(self) -> str:
+        """The line in the current language."""
+        return self.words.shown() if self.words is not None else self.text
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "kind": self.kind, "text": self.text,
-                "player": self.player, "ply": self.ply}
+        out = {"index": self.index, "kind": self.kind, "text": self.shown(),
+               "player": self.player, "ply": self.ply}
+        if self.words is not None:
+            out["words"] = self.words.to_json()
+        return out
 
     @property
     def is_announcement(self) -> bool:
@@ -178,6 +298,13 @@ class Ending:
     reason: str
     winners: tuple[int, ...] = ()
     outcome: Outcome | None = None
+    words: Words | None = field(default=None, compare=False)
+    """The reason kept as a message id and parameters (the table's own endings: resigned,
+    agreed, time, forfeit), see :class:`Words`."""
+
+    def shown(self) -> str:
+        """The reason in the current language (the reason as made when there are no words)."""
+        return self.words.shown() if self.words is not None else _(self.reason)
 
     def result_line(self) -> str:
         """The engine protocol's result text (``over winner=...``)."""
@@ -190,7 +317,10 @@ class Ending:
         return self.outcome or Outcome(self.winners, None, self.reason)
 
     def to_json(self) -> dict[str, Any]:
-        return {"how": self.how, "reason": self.reason, "winners": list(self.winners)}
+        out = {"how": self.how, "reason": self.reason, "winners": list(self.winners)}
+        if self.words is not None:
+            out["words"] = self.words.to_json()
+        return out
 
 
 class TableError(RuleboxError):
@@ -206,8 +336,10 @@ class StaleVersion(TableError):
     """A move made on a version that is no longer current."""
 
     def __init__(self, given: int, current: int) -> None:
-        super().__init__("stale", f"the game has changed (version {current}, the move was made "
-                         f"on {given}); look again", version=current)
+        super().__init__("stale", _("the game has changed (version {current}, the move was made "
+                                    "on {given}); look again").format(current=current,
+                                                                       given=given),
+                         version=current)
         self.current = current
 
 
@@ -257,8 +389,11 @@ class Table:
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.num_players:
-            raise TableError("bad_seats", f"{self.entry.title} has {self.game.num_players} "
-                             f"seat(s), not {len(self.seats)}")
+            raise TableError("bad_seats", _("{title} has {num_players} seat(s), not "
+                                            "{n_seats}").format(
+                                              title=self.entry.title,
+                                              num_players=self.game.num_players,
+                                              n_seats=len(self.seats)))
         self.rng = random.Random(self.seed)
         if not self.movers and self.game.history:
             self.movers = _movers_of(self.game)
@@ -307,10 +442,27 @@ class Table:
         """The rules' announcements among the events since ``since``."""
         return [e for e in self.events_since(since) if e.is_announcement]
 
-    def _event(self, kind: str, text: str, player: int | None = None) -> Event:
-        ev = Event(len(self.events), kind, text, player, len(self.game.history))
+    def _event(self, kind: str, text: str | Words, player: int | None = None) -> Event:
+        words = text if isinstance(text, Words) else None
+        line = text.shown() if isinstance(text, Words) else text
+        ev = Event(len(self.events), kind, line, player, len(self.game.history), words)
         self.events.append(ev)
         return ev
+
+    def _words(self, msgid: str | tuple[str, str], **params: Any) -> Words:
+        """A table text: ``msgid`` (marked with ``N_``, or :func:`ngettext_noop` for a plural
+        on ``n``) and its parameters; ``name``/``who`` given as a seat number are kept as the
+        seat (:class:`SeatRef`), as a tuple of seat numbers as :class:`SeatList`."""
+        values: list[tuple[str, Any]] = []
+        for k, v in params.items():
+            if k in ("name", "who") and isinstance(v, int):
+                v = self.seat_ref(v)
+            elif k in ("name", "who") and isinstance(v, tuple):
+                v = SeatList(tuple(self.seat_ref(q) for q in v))
+            values.append((k, v))
+        if isinstance(msgid, tuple):
+            return Words(msgid[0], tuple(values), msgid[1])
+        return Words(msgid, tuple(values))
 
     def _bump(self) -> None:
         self.version += 1
@@ -340,10 +492,11 @@ class Table:
         self.check_time()
         p = self.to_move()
         if p is None:
-            raise TableError("game_over", "the game is over")
+            raise TableError("game_over", _("the game is over"))
         if seat is not None and seat != p:
             raise TableError("not_your_turn",
-                             f"it is player {p}'s turn ({self.entry.seat_name(p)})")
+                             _("it is player {p}'s turn ({seat_name})").format(
+                                 p=p, seat_name=_(self.entry.seat_name(p))))
         value = self.game.parse(move) if isinstance(move, str) else move
         if not isinstance(move, str):
             self.game.check_move(value)
@@ -358,7 +511,7 @@ class Table:
         self.log.append(str(move))
         self._bump()
         self.draw_offer = None  # a move lets a pending offer lapse
-        self._event("move", f"{self.name(p)} plays {move}", p)
+        self._event("move", self._words(N_("{name} plays {move}"), name=p, move=str(move)), p)
         if hook is not None and before is not None:
             for line in hook(self.game, p, before):
                 self._event(kind_of(line), line, p)
@@ -407,16 +560,15 @@ class Table:
         c.stop(now)
         winners = tuple(self.opponents(p)) if self.game.num_players > 1 else ()
         if winners:
-            who = " and ".join(self.name(w) for w in winners)
-            text = ngettext("{name} ran out of time; {who} wins",
-                            "{name} ran out of time; {who} win",
-                            len(winners)).format(name=self.name(p), who=who)
+            words = self._words(ngettext_noop("{name} ran out of time; {who} wins",
+                                              "{name} ran out of time; {who} win"),
+                                name=p, who=winners, n=len(winners))
         else:
-            text = _("{name} ran out of time").format(name=self.name(p))
-        self.ending = Ending("time", text, winners)
+            words = self._words(N_("{name} ran out of time"), name=p)
+        self.ending = Ending("time", words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
-        self._event("flag", text, p)
+        self._event("flag", words, p)
         return self.ending
 
     # --- the computer -------------------------------------------------------------------------
@@ -476,12 +628,13 @@ class Table:
         log.error("agent %s failed for player %d of a %s game at ply %d: %s",
                   decision.spec.label, p, self.game.id, len(self.game.history), error,
                   exc_info=error if not isinstance(error, AgentFailure) else None)
-        text = (f"{self.name(p)} ({decision.spec.name}) failed: {type(error).__name__}: "
-                f"{error}"[:300])
-        self._event("agent_error", text, p)
+        words = self._words(N_("{name} ({agent}) failed: {error}"), name=p,
+                            agent=decision.spec.name,
+                            error=f"{type(error).__name__}: {error}"[:240])
+        self._event("agent_error", words, p)
         n = self.game.num_players
         winners = tuple(q for q in self.opponents(p)) if n > 1 else ()
-        self.ending = Ending("forfeit", text, winners)
+        self.ending = Ending("forfeit", words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
         return self.ending
@@ -529,12 +682,14 @@ class Table:
         if seat is None:
             seat = next((i for i, s in enumerate(self.seats) if s.is_person), None)
         if not self.may_undo(seat):
-            raise TableError("no_undo", "moves can be taken back only against the computer or "
-                             "at a table whose people share the screen")
+            raise TableError("no_undo", _("moves can be taken back only against the "
+                                          "computer or at a table whose people share "
+                                          "the screen"))
         if self.ending is not None:  # an undo never un-finishes a game (issue 17)
-            raise TableError("game_over", f"the game ended: {self.ending.reason}")
+            raise TableError("game_over", _("the game ended: {reason}").format(
+                                              reason=self.ending.reason))
         if not self.can_undo(seat):
-            raise TableError("nothing_to_undo", "there is no move of yours to undo")
+            raise TableError("nothing_to_undo", _("there is no move of yours to undo"))
         undone: list[str] = []
         while self.movers:
             mover = self.movers.pop()
@@ -578,20 +733,23 @@ class Table:
         """``seat`` gives up: the other side wins (a solitaire is lost)."""
         self._open(seat)
         winners = tuple(self.opponents(seat)) if self.game.num_players > 1 else ()
-        who = " and ".join(self.name(w) for w in winners)
-        verb = "wins" if len(winners) == 1 else "win"
-        text = f"{self.name(seat)} resigns" + (f"; {who} {verb}" if who else "")
-        self.ending = Ending("resigned", text, winners)
+        if winners:
+            words = self._words(ngettext_noop("{name} resigns; {who} wins",
+                                              "{name} resigns; {who} win"),
+                                name=seat, who=winners, n=len(winners))
+        else:
+            words = self._words(N_("{name} resigns"), name=seat)
+        self.ending = Ending("resigned", words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
-        self._event("resigned", text, seat)
+        self._event("resigned", words, seat)
         return self.ending
 
     def _open(self, seat: int) -> None:
         if self.ending is not None:
-            raise TableError("game_over", "the game is over")
+            raise TableError("game_over", _("the game is over"))
         if not 0 <= seat < len(self.seats) or not self.seats[seat].is_person:
-            raise TableError("wrong_seat", "only a person at the table may do that")
+            raise TableError("wrong_seat", _("only a person at the table may do that"))
 
     def offer_draw(self, seat: int) -> str:
         """``seat`` offers a draw: ``"agreed"`` (the other side had offered, or the computer
@@ -599,7 +757,7 @@ class Table:
         ``"offered"`` (a person answers with :meth:`answer_draw`)."""
         self._open(seat)
         if self.game.num_players < 2:
-            raise TableError("no_draw", "a solitaire has no one to agree with")
+            raise TableError("no_draw", _("a solitaire has no one to agree with"))
         if self.draw_offer is not None and self.draw_offer != seat:
             return self._agree()
         others = self.opponents(seat)
@@ -607,11 +765,12 @@ class Table:
             if all(self.computer_accepts_draw(q) for q in others):
                 return self._agree()
             self._bump()
-            self._event("draw_declined", f"{self.name(others[0])} declines the draw", others[0])
+            self._event("draw_declined",
+                        self._words(N_("{name} declines the draw"), name=others[0]), others[0])
             return "declined"
         self.draw_offer = seat
         self._bump()
-        self._event("draw_offer", f"{self.name(seat)} offers a draw", seat)
+        self._event("draw_offer", self._words(N_("{name} offers a draw"), name=seat), seat)
         return "offered"
 
     def answer_draw(self, seat: int, accept: bool) -> str:
@@ -620,22 +779,24 @@ class Table:
         self._open(seat)
         offer = self.draw_offer
         if offer is None:
-            raise TableError("no_offer", "there is no draw offer")
+            raise TableError("no_offer", _("there is no draw offer"))
         if accept:
             if offer == seat:
-                raise TableError("no_offer", "there is no draw offer of the other side")
+                raise TableError("no_offer", _("there is no draw offer of the other side"))
             return self._agree()
         self.draw_offer = None
         self._bump()
-        word = "withdraws the draw offer" if offer == seat else "declines the draw"
-        self._event("draw_declined", f"{self.name(seat)} {word}", seat)
+        said = (N_("{name} withdraws the draw offer") if offer == seat
+                else N_("{name} declines the draw"))
+        self._event("draw_declined", self._words(said, name=seat), seat)
         return "declined"
 
     def _agree(self) -> str:
-        self.ending = Ending("agreed", "draw by agreement")
+        agreed = self._words(N_("draw by agreement"))
+        self.ending = Ending("agreed", agreed.shown(), words=agreed)
         self.draw_offer = None
         self._bump()
-        self._event("draw_agreed", "draw agreed")
+        self._event("draw_agreed", self._words(N_("draw agreed")))
         return "agreed"
 
     def computer_accepts_draw(self, q: int, playouts: int = DRAW_PLAYOUTS) -> bool:
@@ -677,11 +838,11 @@ class Table:
     def rematch(self, same_deal: bool = False) -> Table:
         """A new table with the same seats after this game ended."""
         if self.ending is None:
-            raise TableError("not_over", "a rematch follows a finished game")
+            raise TableError("not_over", _("a rematch follows a finished game"))
         try:
             game = new_game(self.game.id, self.rematch_options(same_deal))
         except RuleboxError as e:
-            raise TableError("no_rematch", f"no rematch: {e}") from None
+            raise TableError("no_rematch", _("no rematch: {e}").format(e=e)) from None
         clock = (Clock.new(self.clock.control, game.num_players)
                  if self.clock is not None else None)  # the same time control again
         return Table(game, list(self.seats), secrets.randbits(128),
@@ -690,34 +851,39 @@ class Table:
 
     # --- words --------------------------------------------------------------------------------
     def name(self, p: int) -> str:
-        """``player 1 (dark, mcts)``: the seat's number, its name in the game, who plays it."""
+        """``player 1 (dark, mcts)``: the seat's number, its name in the game, who plays it
+        (in the current language)."""
+        return str(self.seat_ref(p))
+
+    def seat_ref(self, p: int) -> SeatRef:
+        """Seat ``p`` as :meth:`name` says it, kept to be said in any language."""
         seat = self.seats[p]
         persons = sum(s.is_person for s in self.seats)
         if seat.is_person:
-            who = "you" if persons == 1 else "person"
+            who = N_("you") if persons == 1 else N_("person")
         else:
             assert seat.agent is not None
             who = seat.agent.name
         seat_name = self.entry.seat_name(p)
-        if seat_name == f"player {p}":
-            return f"player {p} ({who})"
-        return f"player {p} ({seat_name}, {who})"
+        return SeatRef(p, "" if seat_name == f"player {p}" else seat_name, who)
 
     def describe_end(self) -> str:
         """The result in words."""
         e = self.ending
         if e is None:
-            return "the game goes on"
+            return _("the game goes on")
         if e.how != "rules":
-            return e.reason
+            return e.shown()
         assert e.outcome is not None
         if e.winners:
-            who = " and ".join(self.name(w) for w in e.winners)
-            text = f"{who} {'win' if len(e.winners) > 1 else 'wins'}: {e.reason}"
+            who = _(" and ").join(self.name(w) for w in e.winners)
+            text = ngettext("{who} wins: {reason}", "{who} win: {reason}", len(e.winners)).format(
+                who=who, reason=e.reason)
         else:
-            text = f"no winner: {e.reason}"
+            text = _("no winner: {reason}").format(reason=e.reason)
         if e.outcome.scores is not None:
-            text += " (score " + ", ".join(str(s) for s in e.outcome.scores) + ")"
+            text += " " + _("(score {scores})").format(
+                scores=", ".join(str(s) for s in e.outcome.scores))
         return text
 
     @classmethod
@@ -781,14 +947,15 @@ class Table:
         steps = data.get("log") or data.get("history") or []
         game, movers = _replay(gid, dict(data["options"]), steps)
         if game.position_json() != data.get("position"):
-            raise StateError("the table's log does not lead to its position")
+            raise StateError(_("the table's log does not lead to its position"))
         t = cls(game, list(seats), int(data.get("seed", 0)), version=int(data["version"]),
                 log=[str(s) for s in steps], takebacks=int(data.get("takebacks", 0)),
                 started=str(data.get("started") or _now()), movers=movers)
         t.rng = random.Random(t.seed * 1_000_003 + t.version)  # fresh after a reload
         e = data.get("ending")
         if e:
-            t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()))
+            t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()),
+                              words=Words.from_json(e.get("words")))
         t.draw_offer = data.get("draw_offer")
         if data.get("deal"):
             t.deal = Deal.parse(str(data["deal"]))
@@ -798,7 +965,8 @@ class Table:
         t.updated = str(data.get("updated") or t.started)
         count = int(data.get("event_count", 0))
         kept = [Event(int(x["index"]), str(x["kind"]), str(x["text"]), x.get("player"),
-                      int(x.get("ply", 0))) for x in data.get("events") or []]
+                      int(x.get("ply", 0)), Words.from_json(x.get("words")))
+                for x in data.get("events") or []]
         t.events = ([Event(i, "earlier", "", None, 0) for i in range(count - len(kept))]
                     + kept)
         return t
@@ -828,7 +996,8 @@ def _replay(game_id: str, options: Mapping[str, str], steps: Sequence[str]
                 movers.append(game.current_player())
                 game.apply(step)
         except (RuleboxError, ValueError, IndexError) as e:
-            raise StateError(f"step {i} ({step[:40]!r}) of the log does not replay: {e}") from None
+            raise StateError(_("step {i} ({step!r}) of the log does not replay: {e}").format(
+                                 i=i, step=step[:40], e=e)) from None
     return game, movers
 
 
@@ -846,7 +1015,7 @@ def position_at(game_id: str, options: Mapping[str, str], steps: Sequence[str],
         if k < len(steps):
             game = _replay_step(game, steps[k], k + 1)
     if found is None:
-        raise StateError("that position is not on the game's log")
+        raise StateError(_("that position is not on the game's log"))
     return found
 
 
@@ -862,7 +1031,8 @@ def _replay_step(game: Game, step: str, number: int) -> Game:
         else:
             game.apply(step)
     except (RuleboxError, ValueError, IndexError) as e:
-        raise StateError(f"step {number} ({step[:40]!r}) of the log does not replay: {e}") \
+        raise StateError(_("step {number} ({step!r}) of the log does not replay: {e}").format(
+                             number=number, step=step[:40], e=e)) \
             from None
     return game
 

@@ -589,6 +589,7 @@ class GameService:
             try:
                 move = live.table.play(seat, text, version=version)
             except TableError as e:
+                await self._store_flag(live, before)
                 raise _table_error(e) from None
             except RuleboxError as e:
                 raise _rules_error(e, text) from None
@@ -994,13 +995,28 @@ class GameService:
             for move in game.history[k:]:
                 texts.append(g.describe(move))
                 g.apply_unchecked(move)
-        except Exception:  # a game that cannot step back: plain notation for the rest
+        except Exception:  # a game that cannot step back: from the table's log, else notation
+            with contextlib.suppress(Exception):
+                g = position_at(game.id, game.options(), live.table.log, moves[:len(texts)])
+                for move in game.history[len(texts):]:
+                    texts.append(g.describe(move))
+                    g.apply_unchecked(move)
             texts += [_("{seat} plays {move}").format(
                 seat=live.entry.seat_name(live.table.movers[i]), move=moves[i])
                 if i < len(live.table.movers) else moves[i]
                 for i in range(len(texts), len(moves))]
         live.log_texts[lang] = (moves, texts)
         return texts
+
+    async def _store_flag(self, live: LiveGame, before: dict[str, Any]) -> None:
+        """The table ended the game on time while refusing a request (the flag fell between
+        the request's arrival and its turn at the lock): store that ending and push it."""
+        ending = live.table.ending
+        if ending is None or ending.how != "time" or before.get("ending") is not None:
+            return
+        with contextlib.suppress(ApiError):  # storage failed: the table went back
+            await self._store_state(live, before)
+            asyncio.get_running_loop().create_task(self.broadcast(live))
 
     async def settle_time(self, live: LiveGame) -> bool:
         """End the game when the running seat's flag has fallen (a stored change like any
