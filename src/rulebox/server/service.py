@@ -46,7 +46,7 @@ from rulebox.core.errors import (
 )
 from rulebox.core.game import Game
 from rulebox.core.registry import GameEntry, game_entry, game_ids
-from rulebox.i18n import _, language, ngettext, use_language
+from rulebox.i18n import N_, _, language, ngettext, use_language
 from rulebox.match.agents import LOBBY_TIMES, AgentSpec
 from rulebox.match.clock import Clock, ClockError, TimeControl
 from rulebox.match.fairness import arranged, new_game, seal, server_deal, server_seed
@@ -935,7 +935,7 @@ class GameService:
         if ending is None:
             return {}
         found = RULE_ID.search(ending.reason)
-        reason = _RULE_REFS.sub("", ending.reason).strip()
+        reason = _RULE_REFS.sub("", ending.shown()).strip()  # in the reader's language
         if ending.how == "rules" and ending.winners:
             who = " and ".join(live.entry.seat_name(w) for w in ending.winners)
             text = ngettext("{who} wins: {reason}", "{who} win: {reason}",
@@ -1070,10 +1070,9 @@ class GameService:
     def _announce_presence(self, live: LiveGame, seat: int, kind: str) -> None:
         """A presence event (``joined``, ``left``, ``back``) in the table's events, not a
         change of the game (no new version)."""
-        name = live.table.name(seat)
-        text = {"joined": _("{name} joined"), "left": _("{name} left"),
-                "back": _("{name} is back")}[kind].format(name=name)
-        live.table._event(kind, text, seat)
+        msgid = {"joined": N_("{name} joined"), "left": N_("{name} left"),
+                 "back": N_("{name} is back")}[kind]
+        live.table._event(kind, live.table._words(msgid, name=seat), seat)  # each reader's words
 
     def _came(self, live: LiveGame, seat: int | None) -> bool:
         """A socket of ``seat`` came: cancel its pending "left"; answers whether to tell."""
