@@ -719,7 +719,8 @@ function seatLine(st, p) {
   const you = page.tokens[p] ? ` ${t("(you)")}` : "";
   const turn = st.to_move === p && !st.over;
   const thinking = thinkingSeat(st) === p;
-  const online = Array.isArray(st.presence) ? !!st.presence[p] : null;
+  // presence means something only where the seats sit at different screens
+  const online = Array.isArray(st.presence) && !st.hotseat ? !!st.presence[p] : null;
   const kind = seat.kind === "computer" ? seat.label : (page.tokens[p] ? "" : t("human"));
   return el("div", { class: `seat-line${turn ? " turn" : ""}${thinking ? " thinking" : ""}`, "data-player": p },
     el("span", { class: `seat-dot seat-${p}`, "aria-hidden": "true" }),
@@ -746,6 +747,7 @@ function statusText(st) {
     if (!r.winners.length) return st.seats.length === 1 ? t("Game over: {result}", { result: words }) : t("Game over: a draw ({result})", { result: words });
     if (!st.hotseat && r.winners.some((w) => page.tokens[w])) return t("Game over: you win! {result}", { result: words });
     if (!st.hotseat && !spectator()) return t("Game over: you lose: {result}", { result: words });
+    if (r.text) return t("Game over: {result}", { result: words }); // it names the winners
     const names = r.winners.map((w) => seatName(st, w)).join(t(" and "));
     return r.winners.length > 1 ? t("Game over: {names} win: {result}", { names, result: words })
       : t("Game over: {names} wins: {result}", { names, result: words });
@@ -783,9 +785,9 @@ function render() {
   const res = document.getElementById("result");
   if (st.over) {
     res.hidden = false;
-    const sc = st.result.scores ? ` · ${t("score {scores}", { scores: st.result.scores.join(" : ") })}` : "";
+    const sc = st.result.scores ? t("score {scores}", { scores: st.result.scores.join(" : ") }) : "";
     clear(res).append(el("strong", {}, st.result.winners.length ? t("Winner: {names}", { names: st.result.winners.map((w) => seatName(st, w)).join(", ") }) : (st.seats.length === 1 ? t("Lost") : t("Draw"))),
-      el("span", {}, `${sc} · ${resultText(st)}`));
+      sc ? el("span", {}, sc) : "");
   } else res.hidden = true;
   endScreen(st);
   document.getElementById("arranged-note").hidden = !st.arranged;
