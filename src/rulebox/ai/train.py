@@ -41,9 +41,10 @@ far. The games of all generations are pooled for the last fit.
   over the training games.
 
 Everything random flows from ``seed``; agents are bounded by moves or iterations, never by the
-clock; games are played in a fixed order (or in worker processes whose results are put back in
-that order), and the weights are rounded before they are written, so the same command writes the
-same file byte for byte.
+clock; games are played in a fixed order (or in worker processes, or as Ray tasks on a cluster,
+whose results are put back in that order: :func:`play_selfplay` is the one way a game is played
+in all three), and the weights are rounded before they are written, so the same command writes
+the same file byte for byte.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ import hashlib
 import importlib
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -269,6 +270,12 @@ class SelfPlayJob:
     players: int | None
 
 
+SelfPlayMap = Callable[
+    [Callable[[SelfPlayJob], GameSamples], Sequence[SelfPlayJob]], Iterable[GameSamples]]
+"""Something that calls a function on every job and answers the results in any order, such as
+:meth:`rulebox.match.ray_runner.RayCluster.map` (self-play as Ray tasks)."""
+
+
 def canonical(value: Any) -> Any:
     """``value`` with every set turned into a sorted tuple, so that its ``repr`` does not
     depend on the process's string hashing."""
@@ -316,7 +323,9 @@ def _new_game(game_id: str, options: dict[str, str]) -> Game:
 
 
 def play_selfplay(job: SelfPlayJob) -> GameSamples:
-    """Play one self-play game and sample its positions (also run in worker processes)."""
+    """Play one self-play game and sample its positions: the one way a self-play game is
+    played, in this process, in a worker process or as a Ray task (everything random comes from
+    ``job.seed``)."""
     cfg = job.config
     fs = _features_of(cfg.game_id)
     options = dict(cfg.options)
@@ -392,8 +401,11 @@ def play_generation(
     weights: Weights,
     workers: int = 1,
     on_game: Callable[[GameSamples], None] | None = None,
+    runner: SelfPlayMap | None = None,
 ) -> list[GameSamples]:
-    """Play one generation's games; their samples in game order whatever ``workers`` is."""
+    """Play one generation's games, in ``workers`` processes (1: in this process) or through
+    ``runner`` when one is given (a :class:`~rulebox.match.ray_runner.RayCluster`'s ``map``:
+    as Ray tasks); their samples in game order whatever ran them."""
     counts = config.players
     jobs = [
         SelfPlayJob(i, generation, config, weights, game_seed(config.seed, generation, i),
@@ -401,7 +413,12 @@ def play_generation(
         for i in range(config.games)
     ]
     results: list[GameSamples] = []
-    if workers <= 1:
+    if runner is not None:
+        for res in runner(play_selfplay, jobs):
+            results.append(res)
+            if on_game is not None:
+                on_game(res)
+    elif workers <= 1:
         for job in jobs:
             res = play_selfplay(job)
             results.append(res)
@@ -548,11 +565,13 @@ def train(
     workers: int = 1,
     on_game: Callable[[int, GameSamples], None] | None = None,
     on_generation: Callable[[int, Mapping[str, Any]], None] | None = None,
+    runner: SelfPlayMap | None = None,
 ) -> Weights:
     """Train ``config.game_id``'s weights by self-play (see the module docstring).
 
     ``on_game(generation, samples)`` is called after every game, ``on_generation(generation,
-    figures)`` after every generation's fit. ``workers`` only changes the speed."""
+    figures)`` after every generation's fit. ``workers`` and ``runner`` (self-play as Ray
+    tasks, see :func:`play_generation`) only change the speed."""
     npm = need_numpy()
     config.check()
     fs = _features_of(config.game_id)
@@ -570,7 +589,7 @@ def train(
             if on_game is not None:
                 on_game(g, samples)
 
-        games = play_generation(config, generation, weights, workers, each)
+        games = play_generation(config, generation, weights, workers, each, runner)
         for samples in games:
             data.add(samples, split.random() < config.holdout)
         x, y, groups = data.arrays(held_out=False)

@@ -5,6 +5,10 @@ An agent is an agent spec (:mod:`rulebox.match.agents`): ``name[:key=value,...]`
 ``mcts:iterations=2000,c=0.5`` or ``alphabeta:depth=3``; agents are separated by commas or spaces
 (``--agents random,mcts:iterations=500,c=0.5``: a piece that is only ``key=value`` belongs to the
 agent before it). The old ``mcts:iterations=500:c=0.5`` still reads the same.
+
+``--ray [ADDRESS]`` plays the games as Ray tasks instead: on a local Ray with ``--workers`` CPUs
+when no address is given, on the cluster at ADDRESS otherwise (``auto``, ``ray://head:10001``).
+The results are those of the local run for the same seeds (needs ``pip install 'rulebox[ray]'``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--games", type=int, default=10, help="games per group of agents")
     parser.add_argument("--workers", type=int, default=None,
-                        help="worker processes (default: the number of CPUs)")
+                        help="worker processes (default: the number of CPUs); with --ray and "
+                             "no address, the CPUs of the local Ray")
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="play the games as Ray tasks: on a local Ray, or on the cluster "
+                             "at ADDRESS (auto, ray://head:10001); the same results as without "
+                             "(needs pip install 'rulebox[ray]')")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--time", type=float, default=None,
                         help="seconds per turn for agents that set neither time= nor iterations=")
@@ -63,11 +72,14 @@ def _fmt_ci(value: float, ci: float) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run the tournament that ``args`` describe; 0 on success, 2 on bad arguments."""
     from rich.console import Console
+    from rich.markup import escape  # a message may hold brackets: pip install 'rulebox[ray]'
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
     from rulebox.core.registry import game_entry, new_game
+    from rulebox.i18n import _
     from rulebox.match.ratings import score_interval, wilson_interval
+    from rulebox.match.ray_runner import RayCluster, need_ray
     from rulebox.match.tournament import (
         GameResult,
         LogError,
@@ -98,8 +110,10 @@ def run(args: argparse.Namespace) -> int:
         if args.games < 1:
             raise RuleboxError("--games must be at least 1")
         new_game(entry.id, options)
+        if getattr(args, "ray", None) is not None:
+            need_ray()
     except (RuleboxError, ValueError) as e:
-        err.print(f"[red]error:[/red] {e}")
+        err.print(f"[red]error:[/red] {escape(str(e))}")
         return 2
     workers = args.workers if args.workers else (os.cpu_count() or 1)
     jobs = schedule(entry.id, specs, args.games, args.seed, options, args.time)
@@ -112,17 +126,26 @@ def run(args: argparse.Namespace) -> int:
             if not getattr(args, "report", False):
                 log = open_log(args.log, header)
         except (LogError, OSError) as e:
-            err.print(f"[red]error:[/red] {e}")
+            err.print(f"[red]error:[/red] {escape(str(e))}")
+            return 2
+    finished = {r.index for r in done}
+    todo = [j for j in jobs if j.index not in finished]
+    cluster: RayCluster | None = None
+    where = f"{workers} worker(s)"
+    if getattr(args, "ray", None) is not None and todo and not getattr(args, "report", False):
+        try:
+            cluster = RayCluster(args.ray, workers).start()
+            where = _("as Ray tasks on {where}").format(where=cluster.describe())
+        except RuleboxError as e:
+            err.print(f"[red]error:[/red] {escape(str(e))}")
             return 2
     console.print(
         f"[bold]{entry.title}[/bold]: {len(jobs)} games, agents "
-        + ", ".join(s.label for s in specs) + f", seed {args.seed}, {workers} worker(s)"
+        + ", ".join(s.label for s in specs) + f", seed {args.seed}, {where}"
     )
     if done:
         console.print(f"{len(done)} game(s) already played in {args.log}; "
                       f"playing the other {len(jobs) - len(done)}")
-    finished = {r.index for r in done}
-    todo = [j for j in jobs if j.index not in finished]
     if getattr(args, "report", False):
         if not getattr(args, "log", None):
             err.print("[red]error:[/red] --report needs --log FILE")
@@ -144,7 +167,12 @@ def run(args: argparse.Namespace) -> int:
             if log is not None:
                 log(result)
 
-        results = run_jobs(todo, workers, on_result)
+        try:
+            results = run_jobs(todo, workers, on_result,
+                               cluster.map if cluster is not None else None)
+        finally:
+            if cluster is not None:
+                cluster.close()
     results = sorted(done + results, key=lambda r: r.index)
     summary = summarize(entry.id, specs, results)
 

@@ -3,7 +3,9 @@
 
 Writes ``rulebox/ai/weights/<game>.json`` in the package (or ``--out FILE``), which the game's
 heuristic loads by default; the file's ``meta`` holds the full command, the seed, the data sizes
-and the fit. The same command writes the same file byte for byte. See docs/TRAINING.md.
+and the fit. The same command writes the same file byte for byte, whether the self-play games
+run in this process, in ``--workers`` processes or as Ray tasks (``--ray [ADDRESS]``: a local
+Ray, or the cluster at ADDRESS; needs ``pip install 'rulebox[ray]'``). See docs/TRAINING.md.
 """
 
 from __future__ import annotations
@@ -11,9 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import RuleboxError
+from rulebox.i18n import _
+from rulebox.match.ray_runner import RayCluster, need_ray
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from rulebox.ai.train import FeatureSet, TrainConfig
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,8 +56,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="player counts cycled from game to game, e.g. 2,3,4")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="worker processes (1; the file does not depend on it)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (1; the file does not depend on it); with --ray "
+                             "and no address, the CPUs of the local Ray (default: all)")
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="play the self-play games as Ray tasks: on a local Ray, or on the "
+                             "cluster at ADDRESS (auto, ray://head:10001); the same file as "
+                             "without (needs pip install 'rulebox[ray]')")
     parser.add_argument("--out", metavar="FILE",
                         help="write here instead of the package's weights file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -89,7 +103,7 @@ def _config(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Train and write the weights; 0 on success, 2 on bad arguments."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.markup import escape  # a message may hold brackets: pip install 'rulebox[ray]'
 
     err = Console(stderr=True)
     try:
@@ -98,16 +112,41 @@ def run(args: argparse.Namespace) -> int:
         training.need_numpy()
         config = _config(args)
         fs = training.feature_set(config.game_id)
-        if args.workers < 1:
+        if args.workers is not None and args.workers < 1:
             raise RuleboxError("--workers must be at least 1")
+        if getattr(args, "ray", None) is not None:
+            need_ray()
     except (RuleboxError, ValueError) as e:
-        err.print(f"[red]error:[/red] {e}")
+        err.print(f"[red]error:[/red] {escape(str(e))}")
         return 2
+    cluster: RayCluster | None = None
+    if getattr(args, "ray", None) is not None:
+        try:
+            cluster = RayCluster(args.ray, args.workers).start()
+        except RuleboxError as e:
+            err.print(f"[red]error:[/red] {escape(str(e))}")
+            return 2
+    try:
+        return _train(args, config, fs, err, cluster)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _train(args: argparse.Namespace, config: TrainConfig, fs: FeatureSet, err: Console,
+           cluster: RayCluster | None) -> int:
+    """Self-play (here, in worker processes or on ``cluster``), the fit, the file."""
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from rulebox.ai import train as training
     from rulebox.ai.learned import forget_weights, shipped_path
 
     out = Path(args.out) if args.out else shipped_path(config.game_id)
     print(f"training {config.game_id}: {len(fs.names)} features, {config.generations} "
           f"generation(s) of {config.games} games, agent {config.agent}, seed {config.seed}")
+    if cluster is not None:
+        print(_("self-play as Ray tasks on {where}").format(where=cluster.describe()))
     sys.stdout.flush()
     interactive = err.is_terminal and not args.quiet
     progress = Progress(
@@ -142,9 +181,10 @@ def run(args: argparse.Namespace) -> int:
                     print(f"generation {generation}: {done} of {config.games} games played")
                     sys.stdout.flush()
 
-            weights = training.train(config, args.workers, game_done, generation_done)
+            weights = training.train(config, args.workers or 1, game_done, generation_done,
+                                     cluster.map if cluster is not None else None)
     except RuleboxError as e:
-        err.print(f"[red]error:[/red] {e}")
+        err.print(f"[red]error:[/red] {escape(str(e))}")
         return 2
     out.parent.mkdir(parents=True, exist_ok=True)
     weights.save(out)

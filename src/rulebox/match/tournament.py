@@ -11,13 +11,17 @@ Each agent gets a seed derived from the game seed and its seat, so a tournament 
 when its agents are bounded by ``iterations=`` (the clock makes ``time=`` agents vary).
 
 Ratings come from every pair of seats held by different agents (:mod:`rulebox.match.ratings`).
+
+The games run in this process, in worker processes, or as Ray tasks on a cluster
+(:mod:`rulebox.match.ray_runner`); all three call :func:`play_game` on the same jobs and put the
+results back in job order, so where the games ran never changes the results.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -59,6 +63,11 @@ class GameResult:
     error: str | None = None
 
 
+JobMap = Callable[[Callable[[GameJob], GameResult], Sequence[GameJob]], Iterable[GameResult]]
+"""Something that calls a function on every job and answers the results in any order, such as
+:meth:`rulebox.match.ray_runner.RayCluster.map`."""
+
+
 def agent_settings(spec: AgentSpec, seat: int, seed: int, time: float | None) -> dict[str, str]:
     """The settings an agent gets in a game: its own, a seed of the game and seat, and the
     tournament's ``time`` (seconds a turn) unless it sets ``time`` or ``iterations`` itself."""
@@ -70,8 +79,10 @@ def agent_settings(spec: AgentSpec, seat: int, seed: int, time: float | None) ->
 
 
 def play_game(job: GameJob) -> GameResult:
-    """Play one game to the end at a table of computer seats (used in worker processes). The
-    table's failure policy applies: an agent that fails forfeits the game, the event goes on."""
+    """Play one game to the end at a table of computer seats: the one way a tournament's game
+    is played, in this process, in a worker process or as a Ray task. Everything it depends
+    on is in ``job`` (the agents' seeds come from the game seed and the seat). The table's
+    failure policy applies: an agent that fails forfeits the game, the event goes on."""
     from rulebox.core.registry import new_game
     from rulebox.match.table import Seat, Table
 
@@ -258,8 +269,11 @@ def run_jobs(
     jobs: Sequence[GameJob],
     workers: int = 1,
     on_result: Callable[[GameResult], None] | None = None,
+    runner: JobMap | None = None,
 ) -> list[GameResult]:
-    """Play the games, in ``workers`` processes (1: in this process); results in job order."""
+    """Play the games, in ``workers`` processes (1: in this process), or through ``runner``
+    when one is given (a :class:`~rulebox.match.ray_runner.RayCluster`'s ``map``: as Ray
+    tasks); ``on_result`` as each finishes; results in job order."""
     results: list[GameResult] = []
 
     def collect(it: Iterator[GameResult]) -> None:
@@ -268,7 +282,9 @@ def run_jobs(
             if on_result is not None:
                 on_result(res)
 
-    if workers <= 1:
+    if runner is not None:
+        collect(iter(runner(play_game, jobs)))
+    elif workers <= 1:
         collect(play_game(j) for j in jobs)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -423,9 +439,10 @@ def run_tournament(
     options: Mapping[str, str] | None = None,
     time: float | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    runner: JobMap | None = None,
 ) -> Summary:
-    """Schedule, play and summarize a tournament."""
+    """Schedule, play and summarize a tournament (``runner``: see :func:`run_jobs`)."""
     specs = [a if isinstance(a, AgentSpec) else AgentSpec.parse(a) for a in agents]
     jobs = schedule(game_id, specs, games, seed, options, time)
-    results = run_jobs(jobs, workers, on_result)
+    results = run_jobs(jobs, workers, on_result, runner)
     return summarize(game_id, specs, results)
