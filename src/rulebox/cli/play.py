@@ -87,7 +87,7 @@ class Session:
             if ev.kind in ("undo", "game_over", "resigned") or not ev.text:  # said elsewhere
                 continue
             style = STYLES.get(ev.kind, "bold magenta")
-            line = ev.text
+            line = ev.shown()
             if ev.kind == "move" and ev.player is not None and \
                     self.table.seats[ev.player].is_computer:
                 style = "bold cyan"
@@ -301,7 +301,7 @@ def play_match(
         ending = session.run()
         session.save_progress()
         console.print(Text(_("Game over: {how}").format(how=words.end_message(table))
-                           if ending.how != "quit" else _(ending.reason), style="bold"))
+                           if ending.how != "quit" else ending.shown(), style="bold"))
         if save:
             where = save if games == 1 else f"{save}.{number}"
             save_record(table.record(), where)

@@ -113,7 +113,7 @@ def end_message(table: Any) -> str:
     if e is None:
         return _("the game goes on")
     if e.how != "rules":
-        return clean(e.reason, 300)
+        return clean(e.shown(), 300)
     reason = agree(e.reason)
     if e.winners:
         who = _(" and ").join(table.name(w) for w in e.winners)

@@ -15,6 +15,7 @@ from typing import Any
 
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.i18n import _
 
 Announcer = Callable[[Game, int, dict[str, Any]], list[str]]
 
@@ -25,7 +26,8 @@ def _discs(game: Game, mover: int, before: dict[str, Any]) -> list[str]:
     for p, (old, new) in enumerate(zip(before.get("tokens", []), after.get("tokens", []),
                                        strict=False)):
         for colour in sorted(set(new) - set(old)):
-            lines.append(f"player {p} earns the {colour} token [DSC-5]")
+            lines.append(_("player {p} earns the {colour} token").format(p=p, colour=_(colour))
+                         + " [DSC-5]")
     return lines
 
 
@@ -34,8 +36,10 @@ def _columba(game: Game, mover: int, before: dict[str, Any]) -> list[str]:
     if after.get("phase") == "goal" and before.get("phase") != "goal":
         players = before.get("players") or []
         objective = players[mover].get("objective") if mover < len(players) else None
-        what = f"objective {objective}" if objective else "an objective"
-        return [f"player {mover} completes {what}; its tiles go to the reserve [CB-4]"]
+        what = (_("objective {objective}").format(objective=objective) if objective
+                else _("an objective"))
+        return [_("player {p} completes {what}; its tiles go to the reserve").format(
+            p=mover, what=what) + " [CB-4]"]
     return []
 
 

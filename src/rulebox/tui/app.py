@@ -306,7 +306,7 @@ class GameApp(App[int]):
             if ev.kind == "move" and ev.player is not None and \
                     self.table.seats[ev.player].is_computer:
                 style = "cyan"
-            self.say(ev.text, style)
+            self.say(ev.shown(), style)
         self.seen = len(self.table.events)
 
     def save_progress(self) -> None:
@@ -348,9 +348,9 @@ class GameApp(App[int]):
             evs = self.table.events_since(self.seen)
             for ev in evs:
                 if ev.kind == "move":
-                    self.say(f"{ev.text} ({spent:.1f} s)", "cyan")
+                    self.say(f"{ev.shown()} ({spent:.1f} s)", "cyan")
                 elif ev.text and ev.kind not in ("undo", "game_over", "resigned"):
-                    self.say(ev.text, "bold magenta" if ev.is_announcement else "bold red")
+                    self.say(ev.shown(), "bold magenta" if ev.is_announcement else "bold red")
             self.seen = len(self.table.events)
         self.next_turn()
 

@@ -1,0 +1,343 @@
+"""The message catalogue's tooling (docs/LANGUAGES.md): extract, update, fill, compile, check.
+
+    python scripts/i18n.py extract          # the code -> src/rulebox/locale/rulebox.pot
+    python scripts/i18n.py update           # the .pot -> de/ru .po (translations kept, no fuzzy)
+    python scripts/i18n.py missing [LANG]   # the ids still untranslated, one a line
+    python scripts/i18n.py fill LANG FILE   # translations from a JSON map {msgid: text | [forms]}
+    python scripts/i18n.py compile          # each .po -> its .mo (committed; stdlib gettext reads it)
+    python scripts/i18n.py check            # exit 1 on any problem, listing each
+    python scripts/i18n.py all              # extract, update, compile, check
+
+Extraction uses Babel's own extractors with the mapping of ``babel.cfg`` (Python files of
+``src/rulebox``, the web client's ``.js``) and the keywords ``_ gettext ngettext:1,2
+pgettext:1c,2 N_`` (and ``t tn:1,2`` in the web client's files, from babel.cfg), as ``pybabel extract`` does. The .pot and .po files carry
+no source locations and are sorted, so they change only when a message does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import string
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "src" / "rulebox" / "locale"
+POT = LOCALE / "rulebox.pot"
+SHIPPED = ("de", "ru")
+"""The translated languages (English is the source text)."""
+
+KEYWORDS: dict[str, Any] = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "N_": None,
+    "ngettext_noop": (1, 2),
+}
+"""Babel's keyword specs for Python: ``_ gettext ngettext:1,2 pgettext:1c,2 N_
+ngettext_noop:1,2`` (the last marks a plural translated later, :mod:`rulebox.match.table`); babel.cfg
+adds ``t tn:1,2`` for the web client's files only (a Python name ``t`` is no message)."""
+
+PYBABEL_KEYWORDS = ["-k", "_", "-k", "gettext", "-k", "ngettext:1,2", "-k", "pgettext:1c,2",
+                    "-k", "N_", "-k", "ngettext_noop:1,2"]
+"""The same keywords for the ``pybabel extract`` command line (``--no-default-keywords``;
+``t tn:1,2`` come from babel.cfg)."""
+
+NPLURALS = {"de": 2, "ru": 3}
+PLURAL_FORMS = {
+    "de": "nplurals=2; plural=(n != 1);",
+    "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+          "(n%100<10 || n%100>=20) ? 1 : 2);",
+}
+
+_PERCENT = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrs]")
+
+
+def pybabel_command(output: str | Path) -> list[str]:
+    """The ``pybabel extract`` command that writes the .pot to ``output`` (run it at the root)."""
+    return ["pybabel", "extract", "-F", "babel.cfg", "--no-default-keywords", *PYBABEL_KEYWORDS,
+            "--no-location", "--sort-output", "--omit-header", "-o", str(output), "."]
+
+
+def extract() -> Catalog:
+    """A catalogue of every marked message in the code, as ``pybabel extract`` finds them."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f, str(ROOT / "babel.cfg"))
+    catalog = Catalog(project="rulebox", domain="rulebox", charset="utf-8")
+
+    def keep(dirname: str) -> bool:
+        name = Path(dirname).name
+        return not name.startswith((".", "_")) and name not in ("node_modules", "tests", "bench")
+
+    for filename, _lineno, message, comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=KEYWORDS,
+            directory_filter=keep, strip_comment_tags=True):
+        if isinstance(message, tuple) and not all(message):
+            continue
+        if not message:
+            continue
+        catalog.add(message, None, [(filename, _lineno)], auto_comments=comments,
+                    context=context)
+    return catalog
+
+
+def _dump_po(catalog: Catalog, omit_header: bool = False) -> bytes:
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, no_location=True, omit_header=omit_header,
+             sort_output=True, ignore_obsolete=True, include_previous=False)
+    return buf.getvalue()
+
+
+def write_pot(catalog: Catalog) -> bool:
+    """Write the .pot (without its volatile header); answers whether it changed."""
+    data = _dump_po(catalog, omit_header=True)
+    old = POT.read_bytes() if POT.exists() else b""
+    if old == data:
+        return False
+    POT.parent.mkdir(parents=True, exist_ok=True)
+    POT.write_bytes(data)
+    return True
+
+
+def read_catalog(path: Path, locale: str | None = None) -> Catalog:
+    """A .po or .pot file."""
+    with open(path, "rb") as f:
+        return read_po(f, locale=locale, domain="rulebox")
+
+
+def po_path(lang: str) -> Path:
+    """The .po of ``lang``."""
+    return LOCALE / lang / "LC_MESSAGES" / "rulebox.po"
+
+
+def _new_catalog(lang: str) -> Catalog:
+    catalog = Catalog(locale=lang, domain="rulebox", project="rulebox", charset="utf-8",
+                      fuzzy=False)
+    return catalog
+
+
+def _fix_header(catalog: Catalog, lang: str) -> None:
+    catalog.fuzzy = False
+    catalog._num_plurals = NPLURALS[lang]
+    catalog._plural_expr = PLURAL_FORMS[lang].split("plural=", 1)[1].rstrip(";")
+    # a fixed revision date: the file changes only when a message does
+    catalog.revision_date = catalog.creation_date
+
+
+def update(langs: Iterable[str] = SHIPPED) -> list[str]:
+    """Merge the .pot into each language's .po: new ids added untranslated, translations of
+    ids still in the code kept, ids gone from the code dropped (no fuzzy matching)."""
+    template = read_catalog(POT)
+    changed = []
+    for lang in langs:
+        path = po_path(lang)
+        catalog = read_catalog(path, lang) if path.exists() else _new_catalog(lang)
+        before = _dump_po(catalog) if path.exists() else b""
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False,
+                       keep_user_comments=True, update_creation_date=False)
+        catalog.obsolete.clear()
+        _fix_header(catalog, lang)
+        data = _dump_po(catalog)
+        if data != before:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            changed.append(lang)
+    return changed
+
+
+def mo_bytes(po: Path, lang: str) -> bytes:
+    """The compiled .mo of a .po (what ``compile`` writes)."""
+    catalog = read_catalog(po, lang)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    return buf.getvalue()
+
+
+def compile_all(langs: Iterable[str] = SHIPPED) -> list[str]:
+    """Write each .mo next to its .po; answers the languages whose .mo changed."""
+    changed = []
+    for lang in langs:
+        po = po_path(lang)
+        data = mo_bytes(po, lang)
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.read_bytes() != data:
+            mo.write_bytes(data)
+            changed.append(lang)
+    return changed
+
+
+def placeholders(text: str) -> set[str]:
+    """The named placeholders of a message: ``{name}`` (with any conversion or format spec, as
+    the text shows it) and ``%(name)s``."""
+    found: set[str] = set()
+    try:
+        for _lit, field, spec, conv in string.Formatter().parse(text):
+            if field is not None:
+                found.add("{" + field + ("!" + conv if conv else "") + (":" + spec if spec else "")
+                          + "}")
+    except ValueError:
+        found.add("<unbalanced braces>")
+    found.update(m.group(0) for m in _PERCENT.finditer(text))
+    return found
+
+
+def _ids(message: Message) -> list[str]:
+    return list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+
+
+def _strings(message: Message) -> list[str]:
+    if isinstance(message.string, (list, tuple)):
+        return list(message.string)
+    return [message.string]
+
+
+def key(message: Message) -> tuple[str | None, str]:
+    """A message's identity: its context and its (singular) id."""
+    return message.context, _ids(message)[0]
+
+
+def missing(lang: str) -> list[Message]:
+    """The messages of the .pot that ``lang`` does not translate (in full)."""
+    template = read_catalog(POT)
+    path = po_path(lang)
+    catalog = read_catalog(path, lang) if path.exists() else _new_catalog(lang)
+    out = []
+    for message in template:
+        if not message.id:
+            continue
+        have = catalog.get(_ids(message)[0], context=message.context)
+        if have is None or have.fuzzy or not all(_strings(have)) or (
+                message.pluralizable and len(_strings(have)) != NPLURALS[lang]):
+            out.append(message)
+    return out
+
+
+def problems(lang: str) -> list[str]:
+    """Everything wrong with one language: untranslated or fuzzy ids, plurals short of a
+    form, placeholders dropped or added, a .mo that is not the compiled .po."""
+    out: list[str] = []
+    path = po_path(lang)
+    if not path.exists():
+        return [f"{lang}: no {path.relative_to(ROOT)}"]
+    catalog = read_catalog(path, lang)
+    if catalog.num_plurals != NPLURALS[lang]:
+        out.append(f"{lang}: Plural-Forms has {catalog.num_plurals} forms, needs {NPLURALS[lang]}")
+    for message in missing(lang):
+        out.append(f"{lang}: untranslated: {_ids(message)[0]!r}")
+    for message in catalog:
+        if not message.id or not all(_strings(message)):
+            continue
+        ids = _ids(message)
+        strings = _strings(message)
+        if message.pluralizable and len(strings) != NPLURALS[lang]:
+            out.append(f"{lang}: {ids[0]!r}: {len(strings)} plural forms, needs {NPLURALS[lang]}")
+        wanted = set().union(*(placeholders(i) for i in ids))
+        for form in strings:
+            got = placeholders(form)
+            # a singular form may leave out the number ({n}: "ein Würfel"), nothing else
+            allowed_missing = {p for p in wanted if message.pluralizable and p.startswith("{n")}
+            if got - wanted or (wanted - got) - allowed_missing:
+                out.append(f"{lang}: {ids[0]!r}: placeholders {sorted(got)} in {form!r}, "
+                           f"the English has {sorted(wanted)}")
+    mo = path.with_suffix(".mo")
+    if not mo.exists() or mo.read_bytes() != mo_bytes(path, lang):
+        out.append(f"{lang}: {mo.relative_to(ROOT)} is not the compiled .po (run compile)")
+    return out
+
+
+def pot_problems() -> list[str]:
+    """The committed .pot against the code: ids the code has and the .pot lacks, and back."""
+    code = {key(m) for m in extract() if m.id}
+    pot = {key(m) for m in read_catalog(POT) if m.id} if POT.exists() else set()
+    out = [f"pot: not extracted yet: {k[1]!r}" for k in sorted(code - pot, key=str)]
+    out += [f"pot: no longer in the code: {k[1]!r}" for k in sorted(pot - code, key=str)]
+    return out
+
+
+def fill(lang: str, source: Path) -> int:
+    """Take translations from a JSON map ``{msgid: translation | [forms]}`` into the .po of
+    ``lang``; answers how many were set. Ids not in the .po are reported and skipped."""
+    data = json.loads(source.read_text(encoding="utf-8"))
+    path = po_path(lang)
+    catalog = read_catalog(path, lang)
+    count = 0
+    for msgid, text in data.items():
+        message = catalog.get(msgid)
+        if message is None:
+            print(f"{lang}: not in the catalogue: {msgid!r}", file=sys.stderr)
+            continue
+        if message.pluralizable:
+            forms = text if isinstance(text, list) else [text] * NPLURALS[lang]
+            message.string = tuple(forms)
+        else:
+            message.string = text if isinstance(text, str) else text[0]
+        message.flags.discard("fuzzy")
+        count += 1
+    _fix_header(catalog, lang)
+    path.write_bytes(_dump_po(catalog))
+    return count
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="scripts/i18n.py", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("extract", help="the code's messages -> rulebox.pot")
+    sub.add_parser("update", help="rulebox.pot -> each .po (no fuzzy matching)")
+    p = sub.add_parser("missing", help="list the untranslated ids")
+    p.add_argument("langs", nargs="*", default=list(SHIPPED))
+    p.add_argument("--json", action="store_true", help="as a JSON map to fill in")
+    p = sub.add_parser("fill", help="translations from a JSON map into a .po")
+    p.add_argument("lang", choices=SHIPPED)
+    p.add_argument("file", type=Path)
+    sub.add_parser("compile", help="each .po -> .mo")
+    sub.add_parser("check", help="exit 1 on any problem")
+    sub.add_parser("all", help="extract, update, compile, check")
+    args = parser.parse_args(argv)
+
+    if args.command in ("extract", "all"):
+        catalog = extract()
+        print(f"{len(catalog)} messages; rulebox.pot "
+              + ("written" if write_pot(catalog) else "unchanged"))
+    if args.command in ("update", "all"):
+        print("updated: " + (", ".join(update()) or "none"))
+    if args.command == "missing":
+        for lang in args.langs:
+            todo = missing(lang)
+            if args.json:
+                print(json.dumps({_ids(m)[0]: (["", "", ""][:NPLURALS[lang]]
+                                               if m.pluralizable else "") for m in todo},
+                                 ensure_ascii=False, indent=1))
+            else:
+                print(f"# {lang}: {len(todo)} untranslated")
+                for m in todo:
+                    print(_ids(m)[0])
+        return 0
+    if args.command == "fill":
+        print(f"{fill(args.lang, args.file)} set")
+        return 0
+    if args.command in ("compile", "all"):
+        print("compiled: " + (", ".join(compile_all()) or "none changed"))
+    if args.command in ("check", "all"):
+        found = pot_problems() + [p for lang in SHIPPED for p in problems(lang)]
+        for line in found:
+            print(line)
+        print(f"{len(found)} problems")
+        return 1 if found else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
