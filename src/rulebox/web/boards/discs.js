@@ -168,6 +168,7 @@ export function draw(root, ctx) {
     const [x2, y2] = holeXY(b);
     const g = svg("g", { class: "line" + (lastBar.has(line) ? " last" : "") + (decide.has(line) ? " decide" : ""), "data-groove": line });
     g.append(svg("line", { x1, y1, x2, y2, class: "groove" }));
+    if (lastBar.has(line)) marks.append(svg("line", { x1, y1, x2, y2, class: "last-mark", "data-last": line }));
     s.append(g);
   }
   (pos.barriers || []).forEach((line, p) => {

@@ -56,7 +56,7 @@ export function draw(root, ctx) {
   const usable = new Set(legal.filter((m) => !m.endsWith(":x")).map((m) => m.split(":")[0]));
   if (mine && !card && usable.size === 1) card = [...usable][0];
   const targets = new Set(card ? legal.filter((m) => m.startsWith(card + ":") && !m.endsWith(":x")).map((m) => m.split(":")[1]) : []);
-  const lastList = lastMoves(ctx);
+  const lastList = lastMoves(ctx).slice(-1); // a solitaire's "turn" is the whole game: its last move
   const lastCells = new Map(); // cell -> [card, step]
   lastList.forEach((m, step) => { const [c, cell] = m.split(":"); if (cell && cell !== "x") lastCells.set(cell, [c, step]); });
   const lastDiscard = lastList.filter((m) => m.endsWith(":x")).map((m) => m.split(":")[0]);
