@@ -110,13 +110,11 @@ def run(args: argparse.Namespace) -> int:
         print(_("rulebox serve: several server processes need PostgreSQL (--db "
                 "postgresql://...); SQLite allows one process"), file=sys.stderr)
         return 2
-    lock = None
-    if sqlite:
-        lock = lock_sqlite(url)
-        if lock is False:
-            print(_("rulebox serve: another rulebox serve uses this SQLite database; SQLite "
-                    "allows one server process (use PostgreSQL for several)"), file=sys.stderr)
-            return 2
+    lock = lock_sqlite(url) if sqlite else None
+    if lock is False:  # allowed (a restart may overlap the old process), but said
+        print(_("rulebox serve: warning: another rulebox serve uses this SQLite database; "
+                "each would serve the other's games stale. SQLite allows one server process "
+                "(use PostgreSQL for several)"), file=sys.stderr)
     if workers > 1:
         return supervise(args, workers, url)
     redact_tokens()
