@@ -1,17 +1,19 @@
 """The message catalogue's tooling (docs/LANGUAGES.md): extract, update, fill, compile, check.
 
-    python scripts/i18n.py extract          # the code -> src/rulebox/locale/rulebox.pot
-    python scripts/i18n.py update           # the .pot -> de/ru .po (translations kept, no fuzzy)
-    python scripts/i18n.py missing [LANG]   # the ids still untranslated, one a line
-    python scripts/i18n.py fill LANG FILE   # translations from a JSON map {msgid: text | [forms]}
-    python scripts/i18n.py compile          # each .po -> its .mo (committed; stdlib gettext reads it)
-    python scripts/i18n.py check            # exit 1 on any problem, listing each
-    python scripts/i18n.py all              # extract, update, compile, check
+    python scripts/i18n.py extract         # the code -> src/rulebox/locale/rulebox.pot
+    python scripts/i18n.py update          # the .pot -> de/ru .po (translations kept, no fuzzy)
+    python scripts/i18n.py missing [LANG]  # the ids still untranslated (--json: a map to fill)
+    python scripts/i18n.py fill LANG FILE  # translations from a JSON map {msgid: text | [forms]}
+    python scripts/i18n.py compile         # each .po -> its .mo (committed; gettext reads it)
+    python scripts/i18n.py check           # exit 1 on any problem, listing each
+    python scripts/i18n.py all             # extract, update, compile, check
 
 Extraction uses Babel's own extractors with the mapping of ``babel.cfg`` (Python files of
 ``src/rulebox``, the web client's ``.js``) and the keywords ``_ gettext ngettext:1,2
-pgettext:1c,2 N_`` (and ``t tn:1,2`` in the web client's files, from babel.cfg), as ``pybabel extract`` does. The .pot and .po files carry
-no source locations and are sorted, so they change only when a message does.
+pgettext:1c,2 N_ ngettext_noop:1,2`` (and ``t tn:1,2`` in the web client's files, from
+babel.cfg), as ``pybabel extract`` does. The .pot and .po files carry no source locations and
+are sorted, so they change only when a message does. In a JSON map for ``fill`` a message with
+a context is written ``context`` + ``"\\u0004"`` + ``msgid`` (as gettext keys it).
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ KEYWORDS: dict[str, Any] = {
     "ngettext_noop": (1, 2),
 }
 """Babel's keyword specs for Python: ``_ gettext ngettext:1,2 pgettext:1c,2 N_
-ngettext_noop:1,2`` (the last marks a plural translated later, :mod:`rulebox.match.table`); babel.cfg
-adds ``t tn:1,2`` for the web client's files only (a Python name ``t`` is no message)."""
+ngettext_noop:1,2`` (the last marks a plural translated where shown, rulebox.match.table);
+babel.cfg adds ``t tn:1,2`` for the web client's files only (a Python name ``t`` is no
+message)."""
 
 PYBABEL_KEYWORDS = ["-k", "_", "-k", "gettext", "-k", "ngettext:1,2", "-k", "pgettext:1c,2",
                     "-k", "N_", "-k", "ngettext_noop:1,2"]
@@ -251,6 +254,9 @@ def problems(lang: str) -> list[str]:
             if got - wanted or (wanted - got) - allowed_missing:
                 out.append(f"{lang}: {ids[0]!r}: placeholders {sorted(got)} in {form!r}, "
                            f"the English has {sorted(wanted)}")
+            if (form[:1].isspace(), form[-1:].isspace()) != (ids[0][:1].isspace(),
+                                                            ids[0][-1:].isspace()):
+                out.append(f"{lang}: {ids[0]!r}: {form!r} does not keep the spaces around it")
     mo = path.with_suffix(".mo")
     if not mo.exists() or mo.read_bytes() != mo_bytes(path, lang):
         out.append(f"{lang}: {mo.relative_to(ROOT)} is not the compiled .po (run compile)")
@@ -273,8 +279,9 @@ def fill(lang: str, source: Path) -> int:
     path = po_path(lang)
     catalog = read_catalog(path, lang)
     count = 0
-    for msgid, text in data.items():
-        message = catalog.get(msgid)
+    for key_text, text in data.items():
+        context, sep, msgid = key_text.rpartition("\x04")
+        message = catalog.get(msgid, context=context if sep else None)
         if message is None:
             print(f"{lang}: not in the catalogue: {msgid!r}", file=sys.stderr)
             continue
@@ -317,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         for lang in args.langs:
             todo = missing(lang)
             if args.json:
-                print(json.dumps({_ids(m)[0]: (["", "", ""][:NPLURALS[lang]]
+                print(json.dumps({(m.context + "\x04" if m.context else "") + _ids(m)[0]:
+                                  (["", "", ""][:NPLURALS[lang]]
                                                if m.pluralizable else "") for m in todo},
                                  ensure_ascii=False, indent=1))
             else:
