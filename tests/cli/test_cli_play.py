@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -149,7 +150,8 @@ def test_countred_match_applies_the_rematch_rules_and_keeps_score() -> None:
     assert seeds[0] == "seed=4" and len(set(seeds)) == 3  # a fresh seed each game
     assert out.count("match score:") == 3
     last = [line for line in out.splitlines() if line.startswith("match score:")][-1]
-    scores = [float(part.rsplit(" ", 1)[1]) for part in last.split(": ", 1)[1].split(", ")]
+    scores = [float(x) for x in re.findall(r"\) (\d+(?:\.\d+)?)", last)]
+    assert len(scores) == 2
     assert sum(scores) == 3
 
 

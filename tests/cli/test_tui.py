@@ -234,12 +234,12 @@ def test_the_status_shows_the_computer_thinking_with_the_time_used() -> None:
         app = GameApp(table)
         async with app.run_test(size=(80, 24)) as pilot:
             await enter(app, pilot, "A1-B2")  # the computer answers, its time in the log
-            assert re.search(r"player 1 \(mcts\) plays \S+ \(\d+\.\d s\)", log_text(app))
+            assert re.search(r"player 1 \(second, mcts\) plays \S+ \(\d+\.\d s\)", log_text(app))
             # while it thinks: the clock in the status, and moves wait
             app.thinking = (1, time.monotonic() - 1.5)
             app.update_status()
             status = str(app.query_one("#status", Static).render())
-            assert re.search(r"player 1 \(mcts\) is thinking\.\.\. 1\.[5-9] s", status)
+            assert re.search(r"player 1 \(second, mcts\) is thinking\.\.\. 1\.[5-9] s", status)
             app.command("D4-C3")
             assert "wait for its move" in message(app)
             assert len(table.game.history) == 2
