@@ -43,6 +43,8 @@ class Tally:
     get_lat: list[float] = field(default_factory=list)
     finished: int = 0
     refused: int = 0
+    errors: int = 0
+    """Requests that failed on the connection (reset, closed): counted, then reconnected."""
 
 
 async def one_game(host: str, port: int, game: str, seed: int, deadline: float,
@@ -62,7 +64,14 @@ async def one_game(host: str, port: int, game: str, seed: int, deadline: float,
             while time.monotonic() < deadline:
                 conn = conns[to_move]
                 t0 = time.perf_counter()
-                _, st = await conn.request("GET", f"/api/games/{g['id']}", token=tokens[to_move])
+                try:
+                    _, st = await conn.request("GET", f"/api/games/{g['id']}",
+                                               token=tokens[to_move])
+                except (ConnectionError, asyncio.IncompleteReadError, IndexError):
+                    tally.errors += 1
+                    conn.close()
+                    conn.writer = None
+                    continue
                 tally.get_lat.append(time.perf_counter() - t0)
                 if st["over"]:
                     tally.finished += 1
@@ -71,10 +80,16 @@ async def one_game(host: str, port: int, game: str, seed: int, deadline: float,
                     to_move = st["to_move"]
                     continue
                 t0 = time.perf_counter()
-                status, answer = await conn.request(
-                    "POST", f"/api/games/{g['id']}/moves",
-                    {"move": rng.choice(st["legal"]), "version": st["version"]},
-                    token=tokens[to_move])
+                try:
+                    status, answer = await conn.request(
+                        "POST", f"/api/games/{g['id']}/moves",
+                        {"move": rng.choice(st["legal"]), "version": st["version"]},
+                        token=tokens[to_move])
+                except (ConnectionError, asyncio.IncompleteReadError, IndexError):
+                    tally.errors += 1  # the move may or may not have been made: look again
+                    conn.close()
+                    conn.writer = None
+                    continue
                 tally.move_lat.append(time.perf_counter() - t0)
                 if status == 409:  # can only be a race of this bench's own; counted
                     tally.refused += 1
@@ -110,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="seconds a run (default 20)")
     ap.add_argument("--processes", default="1,2,4", help="process counts (default 1,2,4)")
     ap.add_argument("--game", default="columns", help="game id (default columns)")
+    ap.add_argument("--logs", default=None, metavar="DIR",
+                    help="keep the servers' logs here (default: a temporary folder)")
     ap.add_argument("--think-workers", type=int, default=1,
                     help="think workers per server process (default 1; no computer plays)")
     args = ap.parse_args(argv)
@@ -121,13 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     table = Table(title=f"{args.games} concurrent {args.game} games, {args.seconds:g} s a run, "
                   f"PostgreSQL, {os.cpu_count()} CPUs on this machine")
     for col in ("processes", "moves", "moves/s", "move p50 ms", "move p99 ms", "get p50 ms",
-                "get p99 ms", "409", "games done", "client CPU s"):
+                "get p99 ms", "409", "conn errors", "games done", "client CPU s"):
         table.add_column(col, justify="right")
     for n in counts:
         schema = fresh_schema(args.db, "rbbench")
         try:
             with tempfile.TemporaryDirectory() as tmp:
-                srv = ServerProcess(schema, log=Path(tmp) / "server.log", args=[
+                logs = Path(args.logs or tmp)
+                logs.mkdir(parents=True, exist_ok=True)
+                srv = ServerProcess(schema, log=logs / f"server-{n}.log", args=[
                     "--workers", str(n), "--think-workers", str(args.think_workers),
                     "--create-per-minute", "0", "--moves-per-second", "0"])
                 srv.start(timeout=180)
@@ -144,12 +163,13 @@ def main(argv: list[str] | None = None) -> int:
         moves = len(tally.move_lat)
         row = (str(n), str(moves), f"{moves / wall:.1f}", f"{pct(tally.move_lat, .5):.1f}",
                f"{pct(tally.move_lat, .99):.1f}", f"{pct(tally.get_lat, .5):.1f}",
-               f"{pct(tally.get_lat, .99):.1f}", str(tally.refused), str(tally.finished),
-               f"{cpu:.1f}")
+               f"{pct(tally.get_lat, .99):.1f}", str(tally.refused), str(tally.errors),
+               str(tally.finished), f"{cpu:.1f}")
         table.add_row(*row)
         print(f"processes={n} moves={moves} seconds={wall:.1f} moves/s={moves / wall:.1f} "
               f"move_p50_ms={row[3]} move_p99_ms={row[4]} get_p50_ms={row[5]} "
-              f"get_p99_ms={row[6]} refused_409={tally.refused} finished={tally.finished} "
+              f"get_p99_ms={row[6]} refused_409={tally.refused} "
+              f"connection_errors={tally.errors} finished={tally.finished} "
               f"client_cpu_s={cpu:.1f}", flush=True)
     console.print(table)
     return 0

@@ -185,8 +185,17 @@ def lock_sqlite(url: str) -> IO[bytes] | bool | None:
     return f
 
 
-def _child(options: dict[str, Any]) -> None:
-    """One of ``--workers N``: this serve on the shared port."""
+def _child(options: dict[str, Any], parent: int) -> None:
+    """One of ``--workers N``: this serve on the shared port; it stops by itself (SIGTERM to
+    itself: a graceful stop) when the supervisor ``parent`` is gone, even killed with SIGKILL."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="rb-supervisor-watch", daemon=True).start()
     args = argparse.Namespace(**options)
     args.workers = 1
     args.reuse_port = True
@@ -214,7 +223,8 @@ def supervise(args: argparse.Namespace, workers: int, url: str) -> int:
     stopping = False
 
     def start(i: int) -> None:
-        proc = ctx.Process(target=_child, args=(options,), name=f"rulebox-serve-{i}")
+        proc = ctx.Process(target=_child, args=(options, os.getpid()),
+                           name=f"rulebox-serve-{i}")
         proc.start()
         if i < len(procs):
             procs[i], started[i] = proc, time.monotonic()
