@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up what the web tests need: Chromium (for the Playwright browser tests) and a PostgreSQL
-# server on loopback (for the API tests against PostgreSQL). Idempotent; run as root, and
+# Set up what the web tests need: Chromium (for the Playwright browser tests), a PostgreSQL
+# server on loopback (for the API tests against PostgreSQL) and redis-server (started by the
+# Redis pub/sub test itself). Idempotent; run as root, and
 # `source` it so that RULEBOX_TEST_POSTGRES_URL is exported into the calling shell.
 #
 #   source .ci/setup-web.sh      # exports RULEBOX_TEST_POSTGRES_URL
@@ -12,6 +13,8 @@ _rb_setup_web() {
     [ -x /usr/bin/chromium ] || need+=(chromium)
     command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
     ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+    # the Redis pub/sub test starts a redis-server of its own (tests/server/test_cluster_redis.py)
+    command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
     if [ "${#need[@]}" -gt 0 ]; then
         echo "setup-web: installing ${need[*]}" >&2
         export DEBIAN_FRONTEND=noninteractive
