@@ -378,3 +378,28 @@ def test_each_socket_gets_its_payload_built_in_its_own_language(tmp_path: Path) 
     out = asyncio.run(scenario())
     assert sorted(out["built"]) == ["de", "en"]
     assert out["de"] and out["en"]
+
+
+def test_each_socket_reads_the_log_in_the_language_of_its_url(
+    server: ServerProcess, client: httpx.Client
+) -> None:
+    g = create(client, "columns", ["human", "human"], options={"seed": "2"})
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    local = new_game("columns", {"seed": "2"})
+    first = get(client, gid, t0)["legal"][0]
+    want = {}
+    for lang in ("en", "de", "ru"):
+        with use_language(lang):
+            want[lang] = local.describe(local.parse(first))
+    assert len(set(want.values())) == 3  # the catalogue translates this move's words
+    with open_ws(server, gid, None, "de") as de, open_ws(server, gid, None, "ru") as ru, \
+            open_ws(server, gid, None) as en:
+        for w in (de, ru, en):
+            wait_for(w, lambda m: m.get("type") == "state")
+        play(client, gid, t0, first)
+        got = {lang: wait_for(w, lambda m: m.get("type") == "state" and m["ply"] == 1)
+               for lang, w in (("de", de), ("ru", ru), ("en", en))}
+    for lang, msg in got.items():
+        assert msg["last"]["texts"] == [want[lang]], lang
+    r = client.get(f"/api/games/{gid}?lang=de")
+    assert r.json()["log"][0]["texts"] == [want["de"]]
