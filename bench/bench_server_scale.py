@@ -34,6 +34,27 @@ from bench_server_load import Conn, pct
 from rulebox.core.registry import game_entry
 from rulebox.server.testing import ServerProcess, drop_schema, fresh_schema
 
+IDLE = 4.0
+"""Seconds after which a connection is opened anew before its next request: Uvicorn closes a
+keep-alive connection idle for 5 s, and a seat's connection idles while the other seat plays
+(longer than that when the machine is overloaded)."""
+
+
+class FreshConn(Conn):
+    """A :class:`Conn` that reconnects when it was idle for :data:`IDLE` seconds."""
+
+    used = 0.0
+
+    async def request(self, method: str, path: str, body: object = None,
+                      token: str | None = None) -> tuple[int, dict]:
+        if self.writer is not None and time.monotonic() - self.used > IDLE:
+            self.close()
+            self.writer = None
+        try:
+            return await super().request(method, path, body, token)
+        finally:
+            self.used = time.monotonic()
+
 
 @dataclass
 class Tally:
@@ -44,14 +65,15 @@ class Tally:
     finished: int = 0
     refused: int = 0
     errors: int = 0
-    """Requests that failed on the connection (reset, closed): counted, then reconnected."""
+    """Requests that failed on the connection (reset, closed) all the same: counted, then
+    reconnected."""
 
 
 async def one_game(host: str, port: int, game: str, seed: int, deadline: float,
                    tally: Tally) -> None:
     """Games one after another until the deadline; each seat on its own connection."""
     n = game_entry(game).cls.player_counts[0]
-    conns = [Conn(host, port) for _ in range(n)]
+    conns = [FreshConn(host, port) for _ in range(n)]
     rng = random.Random(seed)
     try:
         while time.monotonic() < deadline:
