@@ -403,3 +403,16 @@ def test_each_socket_reads_the_log_in_the_language_of_its_url(
         assert msg["last"]["texts"] == [want[lang]], lang
     r = client.get(f"/api/games/{gid}?lang=de")
     assert r.json()["log"][0]["texts"] == [want["de"]]
+
+
+def test_a_declined_draw_offer_is_an_event_of_kind_declined(client: httpx.Client) -> None:
+    g = create(client, "columns", ["human", "human"])
+    gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
+    r = client.post(f"/api/games/{gid}/draw", json={"action": "offer"}, headers=auth(t0))
+    assert r.status_code == 200 and r.json()["draw_offer"] == 0
+    r = client.post(f"/api/games/{gid}/draw", json={"action": "decline"}, headers=auth(t1))
+    assert r.status_code == 200
+    st = get(client, gid, t0)
+    declined = [e for e in st["events"] if e["kind"] == "declined"]
+    assert len(declined) == 1 and declined[0]["player"] == 1 and declined[0]["text"]
+    assert st["draw_offer"] is None and not st["over"]
