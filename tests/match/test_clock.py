@@ -59,6 +59,8 @@ def test_correspondence_gives_every_turn_the_full_days() -> None:
     c.start(0, 0.0)
     c.end_turn(0, 1, DAY)  # one day used: not kept, not added
     assert c.remaining[0] == DAY and c.running == 1
+    assert c.left(0, DAY) == 2 * DAY  # shown: the full days of its next turn
+    assert c.payload(1.25 * DAY)["remaining"] == [2 * DAY, 1.75 * DAY]
     c.end_turn(1, 0, 1.5 * DAY)
     assert c.left(0, 1.5 * DAY) == 2 * DAY  # a fresh turn: the whole two days again
     assert c.flagged(3.5 * DAY - 1) is None and c.flagged(3.5 * DAY) == 0

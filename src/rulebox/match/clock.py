@@ -116,7 +116,10 @@ class Clock:
 
     # --- reading ------------------------------------------------------------------------------
     def left(self, seat: int, now: float) -> float:
-        """Seconds ``seat`` has left at ``now`` (never below zero)."""
+        """Seconds ``seat`` has left at ``now`` (never below zero); in correspondence a seat
+        that is not running has the full days of its next turn."""
+        if self.control.per_move and seat != self.running:
+            return self.control.base
         t = self.remaining[seat]
         if seat == self.running and self.since is not None:
             t -= max(0.0, now - self.since)
