@@ -42,11 +42,12 @@ function pieceWords(code) {
 }
 
 /** The field's label for a screen reader: "C3: a red 2 on a black 1, locked". */
-function fieldLabel(name, stack, locked) {
+function fieldLabel(name, stack, locked, former, ctx) {
   let text;
   if (!stack.length) text = t("{field}: empty", { field: name });
   else if (stack.length === 1) text = t("{field}: {piece}", { field: name, piece: pieceWords(stack[0]) });
   else text = t("{field}: {top} on {bottom}", { field: name, top: pieceWords(stack[1]), bottom: pieceWords(stack[0]) });
+  if (former !== null && former !== undefined) text = t("{field}, formed by {seat}", { field: text, seat: seatName(ctx, former) });
   return locked ? t("{field}, locked", { field: text }) : text;
 }
 
@@ -82,7 +83,7 @@ export function draw(root, ctx) {
       const stack = fields[name] || [];
       const g = svg("g", {
         class: "field" + (sources.has(name) && !from ? " hot" : "") + (targets.has(name) ? " target" : "") + (from === name ? " chosen" : "") + (lastTo.has(name) || lastFrom.has(name) ? " last" : "") + (decide.has(name) ? " decide" : ""),
-        "data-field": name, "data-kb": name, "aria-label": fieldLabel(name, stack, locked.has(name)),
+        "data-field": name, "data-kb": name, "aria-label": fieldLabel(name, stack, locked.has(name), stack.length === 2 ? (pos.formed_by || {})[name] : null, ctx),
       });
       g.append(svg("rect", { x, y, width: CELL, height: CELL, fill: light ? "#e9d3a8" : "#c9a46b", class: "sq" }));
       g.append(svg("text", { x: x + 8, y: y + 18, class: "value" }, String(VALUE[r])));
@@ -102,8 +103,10 @@ export function draw(root, ctx) {
         topXY = [cx + 12, cy - 10];
         const former = (pos.formed_by || {})[name];
         if (former !== undefined && former !== null) {
-          g.append(svg("circle", { cx: x + CELL - 16, cy: y + CELL - 16, r: 11, class: `badge seat-fill-${former}` }));
-          g.append(svg("text", { x: x + CELL - 16, y: y + CELL - 11.5, class: "badge-text" }, String(former)));
+          // who formed the stack: the seat's place in the order (1 = first, 2 = second)
+          g.append(svg("circle", { cx: x + CELL - 16, cy: y + CELL - 16, r: 11, class: `badge seat-fill-${former}` },
+            svg("title", {}, t("stack formed by {seat}", { seat: seatName(ctx, former) }))));
+          g.append(svg("text", { x: x + CELL - 16, y: y + CELL - 11.5, class: "badge-text", "aria-hidden": "true" }, String(former + 1)));
         }
       }
       if (lastFrom.has(name) && !lastTo.has(name)) marks.append(svg("rect", { x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 10, class: "last-from", "data-last": name }));

@@ -2,6 +2,7 @@
 // Every game is playable with it, before (or without) a drawing of its own.
 
 import { el, clear } from "../dom.js";
+import { t } from "../i18n.js";
 
 export function reset() {}
 
@@ -19,7 +20,7 @@ export function draw(root, ctx) {
   clear(root).append(el("div", { class: "generic-view" }, describe(pos)));
   const c = clear(ctx.controls);
   if (ctx.legal.length) {
-    c.append(el("p", { class: "muted" }, "Your moves:"));
+    c.append(el("p", { class: "muted" }, t("Your moves:")));
     const list = el("div", { class: "legal-buttons" });
     for (const m of ctx.legal.slice(0, 400)) {
       const b = el("button", { class: "btn small", type: "button", "data-move": m }, m);
