@@ -923,8 +923,11 @@ class GameService:
         }
 
     def presence(self, live: LiveGame) -> list[bool]:
-        """Per seat: a socket of it is connected, or it is a computer's."""
+        """Per seat: a socket of it is connected, or it is a computer's (at a hot-seat table
+        the people share one screen: a socket of any seat is there for all)."""
         here = set(live.sockets.values())
+        if live.hotseat and here - {None}:
+            here = set(range(len(live.records)))
         return [r.kind == "computer" or i in here for i, r in enumerate(live.records)]
 
     def result_words(self, live: LiveGame) -> dict[str, Any]:
