@@ -211,6 +211,42 @@ def key(message: Message) -> tuple[str | None, str]:
     return message.context, _ids(message)[0]
 
 
+def check_catalog(template: Catalog, catalog: Catalog, lang: str) -> list[str]:
+    """What is wrong with the catalogue of ``lang`` against the template (the .pot): ids
+    untranslated or fuzzy, plurals short of a form (German 2, Russian 3), placeholders dropped
+    or added (``{name}``, ``%(name)s``; a singular may leave out ``{n}``), spaces lost around a
+    message, a Plural-Forms header of the wrong count."""
+    out: list[str] = []
+    if catalog.num_plurals != NPLURALS[lang]:
+        out.append(f"{lang}: Plural-Forms has {catalog.num_plurals} forms, needs {NPLURALS[lang]}")
+    for message in template:
+        if not message.id:
+            continue
+        have = catalog.get(_ids(message)[0], context=message.context)
+        if have is None or have.fuzzy or not all(_strings(have)):
+            out.append(f"{lang}: untranslated: {_ids(message)[0]!r}")
+        elif message.pluralizable and len(_strings(have)) != NPLURALS[lang]:
+            out.append(f"{lang}: {_ids(message)[0]!r}: {len(_strings(have))} plural forms, "
+                       f"needs {NPLURALS[lang]}")
+    for message in catalog:
+        if not message.id or not all(_strings(message)):
+            continue
+        ids = _ids(message)
+        strings = _strings(message)
+        wanted = set().union(*(placeholders(i) for i in ids))
+        for form in strings:
+            got = placeholders(form)
+            # a singular form may leave out the number ({n}: "ein Würfel"), nothing else
+            allowed_missing = {p for p in wanted if message.pluralizable and p.startswith("{n")}
+            if got - wanted or (wanted - got) - allowed_missing:
+                out.append(f"{lang}: {ids[0]!r}: placeholders {sorted(got)} in {form!r}, "
+                           f"the English has {sorted(wanted)}")
+            if (form[:1].isspace(), form[-1:].isspace()) != (ids[0][:1].isspace(),
+                                                            ids[0][-1:].isspace()):
+                out.append(f"{lang}: {ids[0]!r}: {form!r} does not keep the spaces around it")
+    return out
+
+
 def missing(lang: str) -> list[Message]:
     """The messages of the .pot that ``lang`` does not translate (in full)."""
     template = read_catalog(POT)
@@ -228,35 +264,12 @@ def missing(lang: str) -> list[Message]:
 
 
 def problems(lang: str) -> list[str]:
-    """Everything wrong with one language: untranslated or fuzzy ids, plurals short of a
-    form, placeholders dropped or added, a .mo that is not the compiled .po."""
-    out: list[str] = []
+    """Everything wrong with one shipped language (:func:`check_catalog`), and a .mo that is
+    not the compiled .po."""
     path = po_path(lang)
     if not path.exists():
         return [f"{lang}: no {path.relative_to(ROOT)}"]
-    catalog = read_catalog(path, lang)
-    if catalog.num_plurals != NPLURALS[lang]:
-        out.append(f"{lang}: Plural-Forms has {catalog.num_plurals} forms, needs {NPLURALS[lang]}")
-    for message in missing(lang):
-        out.append(f"{lang}: untranslated: {_ids(message)[0]!r}")
-    for message in catalog:
-        if not message.id or not all(_strings(message)):
-            continue
-        ids = _ids(message)
-        strings = _strings(message)
-        if message.pluralizable and len(strings) != NPLURALS[lang]:
-            out.append(f"{lang}: {ids[0]!r}: {len(strings)} plural forms, needs {NPLURALS[lang]}")
-        wanted = set().union(*(placeholders(i) for i in ids))
-        for form in strings:
-            got = placeholders(form)
-            # a singular form may leave out the number ({n}: "ein Würfel"), nothing else
-            allowed_missing = {p for p in wanted if message.pluralizable and p.startswith("{n")}
-            if got - wanted or (wanted - got) - allowed_missing:
-                out.append(f"{lang}: {ids[0]!r}: placeholders {sorted(got)} in {form!r}, "
-                           f"the English has {sorted(wanted)}")
-            if (form[:1].isspace(), form[-1:].isspace()) != (ids[0][:1].isspace(),
-                                                            ids[0][-1:].isspace()):
-                out.append(f"{lang}: {ids[0]!r}: {form!r} does not keep the spaces around it")
+    out = check_catalog(read_catalog(POT), read_catalog(path, lang), lang)
     mo = path.with_suffix(".mo")
     if not mo.exists() or mo.read_bytes() != mo_bytes(path, lang):
         out.append(f"{lang}: {mo.relative_to(ROOT)} is not the compiled .po (run compile)")
@@ -270,6 +283,194 @@ def pot_problems() -> list[str]:
     out = [f"pot: not extracted yet: {k[1]!r}" for k in sorted(code - pot, key=str)]
     out += [f"pot: no longer in the code: {k[1]!r}" for k in sorted(pot - code, key=str)]
     return out
+
+
+# --- strings not marked for translation ----------------------------------------------------------
+ERROR_MESSAGE_ARG: dict[str, int] = {
+    "RuleboxError": 0, "InvalidMoveError": 1, "IllegalMoveError": 0, "Illegal": 0,
+    "AmbiguousMoveError": 0, "GameOverError": 0, "NothingToUndoError": 0, "OptionError": 0,
+    "StateError": 0, "UnknownNameError": 0, "TableError": 1, "StaleVersion": -1,
+    "AgentFailure": 0, "ClockError": 0, "FairnessError": 0, "EngineError": 0, "ApiError": 2,
+    "ArgumentTypeError": 0,
+}
+"""The errors people read and which argument is the message (``-1``: none)."""
+
+OUTPUT_CALLS = {"print", "say", "notify", "ask", "confirm", "Question", "Static", "Text",
+                "rule", "status", "EndScreen", "read", "append"}
+"""Calls that show their first argument to people in the terminal (cli/, tui/)."""
+
+PYTHON_CHECKED = ("src/rulebox/core", "src/rulebox/games", "src/rulebox/engine.py",
+                  "src/rulebox/cli", "src/rulebox/tui", "src/rulebox/match/table.py",
+                  "src/rulebox/match/announce.py", "src/rulebox/server")
+PYTHON_SKIPPED = ("src/rulebox/cli/serve.py", "src/rulebox/cli/tournament.py",
+                  "src/rulebox/cli/train.py", "src/rulebox/cli/bench.py",
+                  "src/rulebox/server/testing.py")
+"""Operators' tools (their output is for the people who run servers and tournaments, and is
+written in English like the log lines) and the test helpers."""
+
+ALLOWED = {
+    "rulebox", "seed", "--- ", "MOVE", "illegal: ", "fair: ", "Ctrl-C", "rulebox review: ",
+}
+"""Text that is no language: names, notation, protocol keywords, symbols."""
+
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_MARKUP = re.compile(r"\[/?[a-z ]*\]|\{[^{}]*\}|\\[nrt]|%\(\w+\)\w")
+
+
+_NOT_WORDS = re.compile(r"\[[A-Z0-9]{1,4}-[\w.]+(?:, [A-Z0-9]{1,4}-[\w.]+)*\]"  # [CR-9]
+                        r"|^rulebox(?: \w+)?: "  # the program's name before its message
+                        r"|\b\w+/s=")  # a measurement's unit: playouts/s=
+
+
+def _is_language(text: str) -> bool:
+    """Whether a literal reads as words (not a symbol, a rule ID, a format slot or markup
+    alone)."""
+    if text.strip() in ALLOWED or text in ALLOWED:
+        return False
+    bare = _MARKUP.sub(" ", _NOT_WORDS.sub(" ", text))
+    return bool(_WORD.search(bare))
+
+
+def _literal_text(node: Any) -> str | None:
+    """The text of a string literal, an f-string or a ``+`` of them; ``None`` for anything
+    that is not written out here (a name, a call such as ``_()``)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        parts = [_literal_text(node.left), _literal_text(node.right)]
+        found = [p for p in parts if p is not None]
+        return " ".join(found) if found else None
+    return None
+
+
+def unmarked_python(path: Path, text: str | None = None) -> list[str]:
+    """Person-facing literals of a Python file not given to ``_()``/``ngettext()``: the
+    message of an error people read, and in the terminal (``cli/``, ``tui/``) what is printed,
+    said, asked or drawn (Rich ``Text``, Textual ``Static``)."""
+    import ast
+
+    src = path.read_text(encoding="utf-8") if text is None else text
+    tree = ast.parse(src)
+    rel = str(path.relative_to(ROOT)) if path.is_absolute() and ROOT in path.parents else str(path)
+    terminal = "/cli/" in rel or "/tui/" in rel or rel.startswith(("cli/", "tui/"))
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else (
+            func.attr if isinstance(func, ast.Attribute) else "")
+        args: list[Any] = []
+        if name in ERROR_MESSAGE_ARG and ERROR_MESSAGE_ARG[name] >= 0:
+            i = ERROR_MESSAGE_ARG[name]
+            args = node.args[i:i + 1]
+        elif terminal and name in OUTPUT_CALLS:
+            args = node.args[:1] + [k.value for k in node.keywords if k.arg == "placeholder"]
+        for arg in args:
+            literal = _literal_text(arg)
+            if literal is not None and _is_language(literal):
+                out.append(f"{rel}:{arg.lineno}: {literal[:70]!r}")
+    return out
+
+
+def js_strings(src: str) -> list[tuple[int, str, str]]:
+    """The string literals of a JavaScript source: (offset, quote, the text people would see:
+    a template's text without its ``${...}`` parts). Comments are skipped; the code inside
+    ``${...}`` is scanned too (a ``t()`` inside a template is a literal of its own)."""
+    out: list[tuple[int, str, str]] = []
+
+    def code(i: int, stop_at_brace: bool) -> int:
+        depth = 0
+        while i < len(src):
+            c = src[i]
+            if src.startswith("//", i):
+                j = src.find("\n", i)
+                i = len(src) if j < 0 else j
+                continue
+            if src.startswith("/*", i):
+                j = src.find("*/", i + 2)
+                i = len(src) if j < 0 else j + 2
+                continue
+            if c in "\"'":
+                j = i + 1
+                while j < len(src) and src[j] != c and src[j] != "\n":
+                    j += 2 if src[j] == "\\" else 1
+                out.append((i, c, src[i + 1:j]))
+                i = j + 1
+                continue
+            if c == "`":
+                i = template(i)
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                if depth == 0 and stop_at_brace:
+                    return i + 1
+                depth -= 1
+            i += 1
+        return i
+
+    def template(start: int) -> int:
+        i = start + 1
+        text = []
+        while i < len(src) and src[i] != "`":
+            if src[i] == "\\":
+                text.append(src[i:i + 2])
+                i += 2
+            elif src.startswith("${", i):
+                text.append(" ")
+                i = code(i + 2, True)
+            else:
+                text.append(src[i])
+                i += 1
+        out.append((start, "`", "".join(text)))
+        return i + 1
+
+    code(0, False)
+    return sorted(out)
+
+
+_JS_SHOWN = re.compile(
+    r"(?:\.textContent\s*=|\.innerText\s*=|\.title\s*=|\.placeholder\s*=|"
+    r"[\"']aria-label[\"']\s*[:,]|\baria-label\s*:|\btitle\s*:|\bplaceholder\s*:|"
+    r"\btoast\(|\balert\(|\bconfirm\(|\bprompt\(|"
+    r"\bel\(\s*[\"'][\w-]+[\"']\s*,\s*(?:\{[^{}]*\}|null|undefined)\s*,(?:[^()]*?,)??)\s*$")
+"""What a web page shows: a text content or title, an aria-label, a toast, and the children
+of ``el(tag, attrs, ...)`` (text outside ``t()``/``tn()``)."""
+
+
+def unmarked_js(path: Path, text: str | None = None) -> list[str]:
+    """Literals of a web client file shown to people and not wrapped in ``t()``/``tn()``
+    (a regular-expression pass: what precedes each literal on its line)."""
+    src = path.read_text(encoding="utf-8") if text is None else text
+    rel = str(path.relative_to(ROOT)) if path.is_absolute() and ROOT in path.parents else str(path)
+    out = []
+    for start, _quote, literal in js_strings(src):
+        line_start = src.rfind("\n", 0, start) + 1
+        before = src[line_start:start]
+        if not _JS_SHOWN.search(before):
+            continue
+        if _is_language(literal):
+            out.append(f"{rel}:{src.count(chr(10), 0, start) + 1}: {literal[:70]!r}")
+    return out
+
+
+def unmarked() -> list[str]:
+    """Every person-facing literal not marked for translation in the places checked."""
+    found: list[str] = []
+    for entry in PYTHON_CHECKED:
+        base = ROOT / entry
+        files = [base] if base.is_file() else sorted(base.rglob("*.py"))
+        for f in files:
+            if str(f.relative_to(ROOT)) not in PYTHON_SKIPPED:
+                found += unmarked_python(f)
+    for f in sorted((ROOT / "src" / "rulebox" / "web").rglob("*.js")):
+        found += unmarked_js(f)
+    return found
 
 
 def fill(lang: str, source: Path) -> int:
@@ -311,6 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", type=Path)
     sub.add_parser("compile", help="each .po -> .mo")
     sub.add_parser("check", help="exit 1 on any problem")
+    sub.add_parser("unmarked", help="person-facing strings not marked for translation")
     sub.add_parser("all", help="extract, update, compile, check")
     args = parser.parse_args(argv)
 
@@ -336,6 +538,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fill":
         print(f"{fill(args.lang, args.file)} set")
         return 0
+    if args.command == "unmarked":
+        found = unmarked()
+        for line in found:
+            print(line)
+        print(f"{len(found)} unmarked")
+        return 1 if found else 0
     if args.command in ("compile", "all"):
         print("compiled: " + (", ".join(compile_all()) or "none changed"))
     if args.command in ("check", "all"):

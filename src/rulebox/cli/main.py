@@ -251,8 +251,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from rulebox.cli.bench import bench
 
     playouts, plies, elapsed = bench(args.game, args.seconds, args.seed, _options(args.options))
-    print(f"{args.game}: {playouts} random playouts, {plies} plies in {elapsed:.2f} s "
-          f"({plies / max(playouts, 1):.1f} plies per game)")
+    print(_("{game}: {playouts} random playouts, {plies} plies in {seconds} s ({per} plies per "
+            "game)").format(game=args.game, playouts=playouts, plies=plies,
+                            seconds=f"{elapsed:.2f}", per=f"{plies / max(playouts, 1):.1f}"))
     print(f"playouts/s={playouts / elapsed:.1f} plies/s={plies / elapsed:.0f}")
     return 0
 

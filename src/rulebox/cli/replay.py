@@ -20,7 +20,7 @@ from rulebox.cli.play import make_console
 from rulebox.cli.saves import read_record, resolve
 from rulebox.cli.text import clean, end_message
 from rulebox.core.registry import game_entry
-from rulebox.i18n import N_, _
+from rulebox.i18n import N_, _, ngettext
 from rulebox.match.records import Record
 
 KEYS = N_("keys: Enter/n next, b back, a number jumps to that move, s start, e end, q quit")
@@ -62,22 +62,24 @@ def replay(path: str, step: bool = False, start: int = 0,
     entry = game_entry(record.game)
     interactive = step or sys.stdin.isatty()
     total = len(record.moves)
-    console.print(Text(f"{entry.title}: {total} moves; players: "
-                       + ", ".join(clean(p, 60) for p in record.players), style="bold"))
+    console.print(Text(ngettext("{title}: {n} move; players: {players}",
+                                "{title}: {n} moves; players: {players}", total).format(
+        title=entry.title, n=total, players=", ".join(clean(p, 60) for p in record.players)),
+        style="bold"))
     if interactive:
         console.print(_(KEYS), style="dim")
     i = min(start, total)
     while True:
         show(console, record, i, review)
         if interactive:
-            answer = read(f"move {i}/{total} > ")
+            answer = read(_("move {i}/{total} > ").format(i=i, total=total))
             if answer is None:
                 break
             nxt = step_to(answer, i, total)
             while nxt is None:
                 console.print(_("{answer!r} means nothing here; {keys}").format(
                                   answer=clean(answer, 20), keys=_(KEYS)))
-                answer = read(f"move {i}/{total} > ")
+                answer = read(_("move {i}/{total} > ").format(i=i, total=total))
                 nxt = -1 if answer is None else step_to(answer, i, total)
             if nxt < 0:
                 break
@@ -90,9 +92,11 @@ def replay(path: str, step: bool = False, start: int = 0,
             i += 1
     outcome = final.outcome()
     if record.ending:
-        console.print(Text(f"result: {clean(record.ending)}", style="bold"))
+        console.print(Text(_("result: {result}").format(result=clean(record.ending)),
+                           style="bold"))
     elif record.result and outcome is not None:
-        console.print(Text(f"result: {outcome.result_line()} ({outcome.reason})", style="bold"))
+        console.print(Text(_("result: {result}").format(
+            result=f"{outcome.result_line()} ({outcome.reason})"), style="bold"))
     elif outcome is None:
         console.print(_("the game was not finished"))
     return 0

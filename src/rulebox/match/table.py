@@ -317,7 +317,8 @@ class Ending:
         return self.outcome or Outcome(self.winners, None, self.reason)
 
     def to_json(self) -> dict[str, Any]:
-        out = {"how": self.how, "reason": self.reason, "winners": list(self.winners)}
+        out: dict[str, Any] = {"how": self.how, "reason": self.reason,
+                               "winners": list(self.winners)}
         if self.words is not None:
             out["words"] = self.words.to_json()
         return out
@@ -617,7 +618,8 @@ class Table:
             if not isinstance(move, str):
                 self.game.check_move(value)
         except RuleboxError as e:
-            self.fail(decision, AgentFailure(f"answered an illegal move {str(move)[:60]!r}: {e}"))
+            self.fail(decision, AgentFailure(_("answered an illegal move {move!r}: {error}").format(
+                move=str(move)[:60], error=e)))
             return None
         self._apply(decision.player, value)
         return value

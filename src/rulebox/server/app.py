@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebox.core.registry import game_ids
-from rulebox.i18n import LANGUAGES, catalog_json, negotiate, normalize, use_language
+from rulebox.i18n import LANGUAGES, _, catalog_json, negotiate, normalize, use_language
 from rulebox.server.limits import Limits, RateLimiter
 from rulebox.server.service import ApiError, GameService
 from rulebox.server.store import Store
@@ -206,8 +206,8 @@ class Guard:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 4400, "reason": "bad host"})
                 return
-            await _refuse(send, ApiError(400, "bad_host", "this server does not answer for "
-                                         "that host name"))
+            await _refuse(send, ApiError(400, "bad_host", _("this server does not answer "
+                                                            "for that host name")))
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -228,7 +228,8 @@ class Guard:
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
                 await _refuse(headed, ApiError(413, "oversized",
-                                               f"requests are at most {self.limit} bytes"))
+                                               _("requests are at most {limit} bytes").format(
+                                                   limit=self.limit)))
                 return
         chunks: list[bytes] = []
         seen = 0
@@ -239,8 +240,10 @@ class Guard:
                 left = max(0.0, deadline - asyncio.get_running_loop().time())
                 message = await asyncio.wait_for(receive(), left)
             except TimeoutError:
-                await _refuse(headed, ApiError(408, "timeout", "the request body did not "
-                                               f"arrive within {self.body_timeout:g} s"))
+                await _refuse(headed, ApiError(408, "timeout", _("the request body did not "
+                                                                 "arrive within "
+                                                                 "{body_timeout:g} s").format(
+                                                                   body_timeout=self.body_timeout)))
                 return
             if message["type"] == "http.disconnect":
                 return
@@ -248,7 +251,8 @@ class Guard:
             seen += len(body)
             if seen > self.limit:
                 await _refuse(headed, ApiError(413, "oversized",
-                                               f"requests are at most {self.limit} bytes"))
+                                               _("requests are at most {limit} bytes").format(
+                                                   limit=self.limit)))
                 return
             chunks.append(body)
             more = bool(message.get("more_body", False))
@@ -297,15 +301,15 @@ def _json(data: dict[str, Any]) -> Response:
 def _bearer(authorization: str | None) -> str | None:
     if authorization is None:
         return None
-    scheme, _, token = authorization.strip().partition(" ")
+    scheme, _sep, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "use Authorization: Bearer <token>")
+        raise ApiError(401, "bad_token", _("use Authorization: Bearer <token>"))
     return token.strip()
 
 
 def _check_id(gid: str) -> str:
     if not gid.isalnum() or len(gid) > 32 or not gid.isascii():
-        raise ApiError(404, "no_such_game", "there is no game with this id")
+        raise ApiError(404, "no_such_game", _("there is no game with this id"))
     return gid
 
 
@@ -345,13 +349,14 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     def limit_creation(request: Request) -> None:
         wait = creations.check(_client(request))
         if wait:
-            raise ApiError(429, "rate_limited", "too many new games from this address; "
-                           f"try again in {wait:.0f} s", retry_after=round(wait, 1))
+            raise ApiError(429, "rate_limited", _("too many new games from this "
+                                                  "address; try again in {wait:.0f} s").format(
+                                                    wait=wait), retry_after=round(wait, 1))
 
     def limit_changes(request: Request) -> None:
         wait = changes.check(_client(request))
         if wait:
-            raise ApiError(429, "rate_limited", "too many moves from this address; slow down",
+            raise ApiError(429, "rate_limited", _("too many moves from this address; slow down"),
                            retry_after=round(wait, 2))
 
     @contextlib.asynccontextmanager
@@ -393,7 +398,7 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         msg = errs[0].get("msg", "invalid request") if errs else "invalid request"
         code = "malformed"
         if errs and errs[0].get("type") == "string_too_long" and loc == ("body", "move"):
-            return JSONResponse(ApiError(413, "oversized", "a move is at most 200 characters")
+            return JSONResponse(ApiError(413, "oversized", _("a move is at most 200 characters"))
                                 .body(), status_code=413)
         if loc[-1:] == ("game",) and loc[:1] == ("body",):
             code = "unknown_game"
@@ -418,7 +423,7 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
 
     @app.exception_handler(Exception)
     async def _crash(_request: Request, _exc: Exception) -> JSONResponse:
-        return JSONResponse(ApiError(500, "internal", "the server failed; try again").body(),
+        return JSONResponse(ApiError(500, "internal", _("the server failed; try again")).body(),
                             status_code=500)
 
     # --- the API -------------------------------------------------------------------------------
@@ -434,7 +439,7 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         code = normalize(lang[:20])
         if code is None:
             raise ApiError(404, "unknown_language",
-                           f"languages: {', '.join(LANGUAGES)}")
+                           _("languages: {languages}").format(languages=', '.join(LANGUAGES)))
         return JSONResponse(catalog_json(code),
                             headers={"Cache-Control": "public, max-age=300"})
 
@@ -550,8 +555,9 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         seat: int | None = None
         try:
             if "token" in ws.query_params:
-                raise ApiError(400, "token_in_url", "send the token in the first message "
-                               "(?auth=first), never in the URL")
+                raise ApiError(400, "token_in_url", _("send the token in the first "
+                                                      "message (?auth=first), never in "
+                                                      "the URL"))
             live = await svc().live(_check_id(gid))
         except ApiError as e:
             await ws.close(code=4000 + e.status, reason=e.message[:100])

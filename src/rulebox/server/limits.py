@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from rulebox.core.errors import OptionError
+from rulebox.i18n import _
 from rulebox.match.agents import AgentSpec
 
 T = TypeVar("T")
@@ -66,23 +67,25 @@ class Limits:
             try:
                 seconds = float(time_text)
             except ValueError:
-                raise OptionError(f"time={time_text[:20]!r} is not a number of seconds") \
+                raise OptionError(_("time={time_text!r} is not a number of seconds").format(
+                                      time_text=time_text[:20])) \
                     from None
             if not math.isfinite(seconds) or seconds <= 0:
-                raise OptionError("time= is a positive number of seconds")
+                raise OptionError(_("time= is a positive number of seconds"))
             if seconds > self.max_time:
                 if strict:
-                    raise OptionError(f"time= is at most {self.max_time:g} s on this server")
+                    raise OptionError(_("time= is at most {max_time:g} s on this server").format(
+                                          max_time=self.max_time))
                 seconds = self.max_time
         extra = {"time": f"{seconds:g}"}
         its = spec.get("iterations")
         if its is not None:
             if not its.isdigit():
-                raise OptionError("iterations= is a whole number")
+                raise OptionError(_("iterations= is a whole number"))
             if int(its) > self.max_iterations:
                 if strict:
-                    raise OptionError(f"iterations= is at most {self.max_iterations} on this "
-                                      "server")
+                    raise OptionError(_("iterations= is at most {max_iterations} on "
+                                        "this server").format(max_iterations=self.max_iterations))
                 extra["iterations"] = str(self.max_iterations)
         return spec.with_settings(extra, override=True)
 

@@ -25,6 +25,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import Response
 
+from rulebox.i18n import _
 from rulebox.server.service import ApiError, GameService
 
 REVIEW_TIME = 0.1
@@ -61,10 +62,11 @@ async def game_review(svc: GameService, gid: str) -> dict[str, Any]:
     live = await svc.live(gid)
     async with live.lock:
         if not live.table.over():
-            raise ApiError(409, "not_over", "a game is reviewed once it is over")
+            raise ApiError(409, "not_over", _("a game is reviewed once it is over"))
         record = live.table.record()
     if len(record.moves) > MAX_PLIES:
-        raise ApiError(413, "too_long", f"games of at most {MAX_PLIES} moves are reviewed")
+        raise ApiError(413, "too_long", _("games of at most {max_plies} moves are "
+                                          "reviewed").format(max_plies=MAX_PLIES))
     async with _gate():
         if gid not in CACHE:
             review = await asyncio.to_thread(_compute, record)
@@ -83,6 +85,6 @@ def register(app: FastAPI, svc: Callable[[], GameService]) -> None:
         """The review of a finished game: per move the mover's win probability before and
         after, the best move, inaccuracy / mistake / blunder, and the decisive moment."""
         if not gid.isalnum() or len(gid) > 32 or not gid.isascii():
-            raise ApiError(404, "no_such_game", "there is no game with this id")
+            raise ApiError(404, "no_such_game", _("there is no game with this id"))
         data = await game_review(svc(), gid)
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")

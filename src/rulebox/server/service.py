@@ -153,7 +153,7 @@ def resolve_seat(spec: Any, game_id: str, limits: Limits | None = None) -> SeatR
     lobby's levels), ``mcts:time=1,iterations=500``. A bad spec, or one above ``limits``' caps,
     is refused with 400; the stored spec always has a ``time=``."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
-        raise ApiError(400, "bad_seat", "a seat is 'human', 'computer' or an agent spec")
+        raise ApiError(400, "bad_seat", _("a seat is 'human', 'computer' or an agent spec"))
     try:
         seat = Seat.parse(spec, game_id, remote=True)
         agent = seat.agent
@@ -218,7 +218,7 @@ class LiveGame:
         for i, seat in enumerate(self.records):
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, h):
                 return i
-        raise ApiError(401, "bad_token", "this token does not belong to a seat of this game")
+        raise ApiError(401, "bad_token", _("this token does not belong to a seat of this game"))
 
 
 def _table_error(e: TableError) -> ApiError:
@@ -334,14 +334,15 @@ class GameService:
         try:
             entry = game_entry(game_id)
         except RuleboxError:
-            raise ApiError(404, "unknown_game", "no such game") from None
-        stem, _, ext = name.partition(".")
+            raise ApiError(404, "unknown_game", _("no such game")) from None
+        stem, _sep, ext = name.partition(".")
         if ext != "json" or not stem.replace("_", "").isalnum():
-            raise ApiError(404, "no_such_asset", "assets are JSON files of the game's package")
+            raise ApiError(404, "no_such_asset", _("assets are JSON files of the game's package"))
         try:
             data = resources.files(entry.package).joinpath(name).read_bytes()
         except (FileNotFoundError, OSError, ModuleNotFoundError):
-            raise ApiError(404, "no_such_asset", f"{entry.title} has no {name}") from None
+            raise ApiError(404, "no_such_asset", _("{title} has no {name}").format(
+                                                     title=entry.title, name=name)) from None
         return Response(data, media_type="application/json",
                         headers={"Cache-Control": "public, max-age=3600"})
 
@@ -354,7 +355,7 @@ class GameService:
         control (``"5+3"``, ``"3d"``, :mod:`rulebox.match.clock`) or ``None``."""
         control = self._time_control(clock)
         if not isinstance(game_id, str):
-            raise ApiError(400, "unknown_game", "game must be a game id")
+            raise ApiError(400, "unknown_game", _("game must be a game id"))
         try:
             entry = game_entry(game_id)
         except RuleboxError as e:
@@ -365,10 +366,11 @@ class GameService:
             isinstance(k, str) and len(k) <= 40 and isinstance(v, str | int | bool)
             and len(str(v)) <= 2000 for k, v in options.items()
         ):
-            raise ApiError(400, "bad_options", "options are an object of short key: value text")
+            raise ApiError(400, "bad_options", _("options are an object of short key: "
+                                                 "value text"))
         opts = {k.strip().lower(): str(v) for k, v in options.items() if str(v).strip() != ""}
         if not isinstance(seat_specs, list) or not seat_specs or len(seat_specs) > 8:
-            raise ApiError(400, "bad_seats", "seats is a list with one entry per player")
+            raise ApiError(400, "bad_seats", _("seats is a list with one entry per player"))
         names = {s.name for s in entry.cls.option_specs}
         if "players" in names and "players" not in opts:
             opts["players"] = str(len(seat_specs))
@@ -381,8 +383,12 @@ class GameService:
         except RuleboxError as e:
             raise ApiError(400, "bad_options", str(e)) from None
         if len(seat_specs) != game.num_players:
-            raise ApiError(400, "bad_seats", f"{entry.title} with these options has "
-                           f"{game.num_players} seat(s), not {len(seat_specs)}")
+            raise ApiError(400, "bad_seats", _("{title} with these options has "
+                                               "{num_players} seat(s), not "
+                                               "{n_seat_specs}").format(
+                                                 title=entry.title,
+                                                 num_players=game.num_players,
+                                                 n_seat_specs=len(seat_specs)))
         records = [resolve_seat(s, entry.id, self.limits) for s in seat_specs]
         if all(r.kind == "computer" for r in records):
             self._check_all_computer()
@@ -417,12 +423,13 @@ class GameService:
     def _check_all_computer(self) -> None:
         """Refuse a game without a person (or beyond the quota of all-computer games)."""
         if self.limits.all_computer != "low":
-            raise ApiError(400, "all_computer", "a game needs at least one person at the table "
-                           "on this server")
+            raise ApiError(400, "all_computer", _("a game needs at least one person at "
+                                                  "the table on this server"))
         running = sum(1 for g in self._live.values() if g.all_computer and not g.over())
         if running >= self.limits.quota:
-            raise ApiError(429, "quota", f"at most {self.limits.quota} games between computers "
-                           "at once on this server; try again later", retry_after=60)
+            raise ApiError(429, "quota", _("at most {quota} games between computers at "
+                                           "once on this server; try again later").format(
+                                             quota=self.limits.quota), retry_after=60)
 
     async def _start(self, entry: GameEntry, table: Table, records: list[SeatRecord],
                      hotseat: bool) -> LiveGame:
@@ -456,14 +463,15 @@ class GameService:
             stored = await self._in_db(self.store.load, gid)
             if stored is None:
                 self._loading.pop(gid, None)
-                raise ApiError(404, "no_such_game", "there is no game with this id")
+                raise ApiError(404, "no_such_game", _("there is no game with this id"))
             records = [SeatRecord.from_record(s) for s in stored.seats]
             try:
                 entry = game_entry(stored.game)
                 table = Table.from_json(stored.state, [r.seat(stored.hotseat, self.limits)
                                                         for r in records])
             except (RuleboxError, KeyError, TypeError, ValueError) as e:
-                raise ApiError(500, "corrupt_game", f"the stored game cannot be loaded: {e}") \
+                raise ApiError(500, "corrupt_game", _("the stored game cannot be "
+                                                      "loaded: {e}").format(e=e)) \
                     from None
             table.version = max(table.version, stored.version)
             if stored.agreed and table.ending is None:  # stored before tables kept endings
@@ -567,7 +575,8 @@ class GameService:
         live = await self.live(gid)
         seat = live.seat_of(token)
         if seat is None:
-            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer <token>")
+            raise ApiError(401, "no_token", _("send the seat's token: Authorization: "
+                                              "Bearer <token>"))
         return live, seat
 
     async def play(self, gid: str, token: str | None, text: Any, player: Any = None,
@@ -575,11 +584,13 @@ class GameService:
         """Play ``text`` for the bearer's seat, made on ``version`` (a stale version is refused
         with 409 and the current version); answers that seat's payload after the move."""
         if not isinstance(text, str):
-            raise ApiError(400, "malformed", "move must be text in the game's notation")
+            raise ApiError(400, "malformed", _("move must be text in the game's notation"))
         if len(text) > MAX_MOVE_CHARS:
-            raise ApiError(413, "oversized", f"a move is at most {MAX_MOVE_CHARS} characters")
+            raise ApiError(413, "oversized", _("a move is at most {max_move_chars} "
+                                               "characters").format(
+                                                 max_move_chars=MAX_MOVE_CHARS))
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            raise ApiError(400, "malformed", "version is the number of the game's version")
+            raise ApiError(400, "malformed", _("version is the number of the game's version"))
         live, seat = await self._seat(gid, token)
         if player is not None and player != seat:
             raise ApiError(403, "wrong_seat", f"this token belongs to player {seat}, "
@@ -616,18 +627,18 @@ class GameService:
         offer). A computer answers an offer by the table's rule (it accepts when it is losing;
         a refusal is 409 ``declined``); a move lets an offer lapse."""
         if action not in ("offer", "accept", "decline", "withdraw"):
-            raise ApiError(400, "malformed", "action is offer, accept, decline or withdraw")
+            raise ApiError(400, "malformed", _("action is offer, accept, decline or withdraw"))
         live, seat = await self._seat(gid, token)
         if action == "offer":
             answer: list[str] = []
             body = await self._change(live, seat, lambda t: answer.append(t.offer_draw(seat)))
             if answer == ["declined"]:
-                raise ApiError(409, "declined", "the computer declines the draw",
+                raise ApiError(409, "declined", _("the computer declines the draw"),
                                version=live.version)
             return body
         if action in ("decline", "withdraw") and live.table.draw_offer is not None and \
                 (action == "withdraw") != (live.table.draw_offer == seat):
-            raise ApiError(409, "no_offer", "there is no such draw offer")
+            raise ApiError(409, "no_offer", _("there is no such draw offer"))
         return await self._change(live, seat, lambda t: t.answer_draw(seat, action == "accept"))
 
     async def _change(self, live: LiveGame, seat: int, change: Callable[[Table], Any]
@@ -689,7 +700,7 @@ class GameService:
             raise await overtaken(self, live) from None
         except Exception:
             self._restore(live, before)
-            raise ApiError(503, "storage", "the move could not be stored; try again") from None
+            raise ApiError(503, "storage", _("the move could not be stored; try again")) from None
 
     async def _store_state(self, live: LiveGame, before: dict[str, Any]) -> None:
         """Store the table after a change that is not a move (undo, draw, resignation)."""
@@ -703,7 +714,7 @@ class GameService:
             raise await overtaken(self, live) from None
         except Exception:
             self._restore(live, before)
-            raise ApiError(503, "storage", "the change could not be stored; try again") \
+            raise ApiError(503, "storage", _("the change could not be stored; try again")) \
                 from None
 
     async def _write_moves(self, item: tuple[Any, ...]) -> None:
@@ -868,9 +879,11 @@ class GameService:
         live.seat_of(token)
         explain = live.entry.explain
         if explain is None or live.entry.cls.has_hidden_information:
-            raise ApiError(404, "no_explain", f"{live.entry.title} has no explanations")
+            raise ApiError(404, "no_explain", _("{title} has no explanations").format(
+                                                  title=live.entry.title))
         if not isinstance(arg, str) or not arg.strip() or len(arg) > 40:
-            raise ApiError(400, "malformed", "ask about a field, a hole or a move (short text)")
+            raise ApiError(400, "malformed", _("ask about a field, a hole or a move "
+                                               "(short text)"))
         async with live.lock:
             game = live.game.clone()
         try:
@@ -878,7 +891,8 @@ class GameService:
         except RuleboxError as e:
             raise ApiError(400, "malformed", str(e)) from None
         except (ValueError, KeyError, IndexError, TypeError):
-            raise ApiError(400, "malformed", f"nothing to explain about {arg[:40]!r}") from None
+            raise ApiError(400, "malformed", _("nothing to explain about {arg!r}").format(
+                                                 arg=arg[:40])) from None
         return {"id": gid, "ask": arg, "text": text}
 
     # --- replay --------------------------------------------------------------------------------
@@ -890,13 +904,16 @@ class GameService:
         async with live.lock:
             history = [str(m) for m in live.game.history]
             if not 0 <= ply <= len(history):
-                raise ApiError(404, "no_such_ply", f"the game has plies 0 to {len(history)}")
+                raise ApiError(404, "no_such_ply", _("the game has plies 0 to "
+                                                     "{n_history}").format(
+                                                       n_history=len(history)))
             options = live.game.options()
             steps = list(live.table.log)
         try:
             game = position_at(live.entry.id, options, steps, history[:ply])
         except RuleboxError as e:
-            raise ApiError(409, "no_replay", f"this game cannot be replayed: {e}") from None
+            raise ApiError(409, "no_replay",
+                           _("this game cannot be replayed: {e}").format(e=e)) from None
         view = game.view(seat)
         return {"id": gid, "ply": ply, "plies": len(history),
                 "move": history[ply - 1] if ply else None,
