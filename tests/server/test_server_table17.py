@@ -416,3 +416,13 @@ def test_a_declined_draw_offer_is_an_event_of_kind_declined(client: httpx.Client
     declined = [e for e in st["events"] if e["kind"] == "declined"]
     assert len(declined) == 1 and declined[0]["player"] == 1 and declined[0]["text"]
     assert st["draw_offer"] is None and not st["over"]
+
+
+def test_at_a_hot_seat_table_one_socket_is_there_for_every_person(
+    server: ServerProcess, client: httpx.Client
+) -> None:
+    g = create(client, "columns", ["human", "human"], hotseat=True)
+    with open_ws(server, g["id"], g["seats"][0]["token"]) as w:
+        st = wait_for(w, lambda m: m.get("type") == "state")
+    assert st["presence"] == [True, True]
+    assert not presence_events(st)  # people sharing a screen are not announced
