@@ -80,6 +80,20 @@ def check_reachable(address: str, seconds: float = CONNECT_SECONDS) -> None:
                            .format(address=address, error=e)) from None
 
 
+def resolve_auto(address: str) -> str:
+    """The address ``auto`` stands for (``RAY_ADDRESS``, then the cluster that ``ray start``
+    last recorded on this machine), as Ray resolves it; any other address as it is."""
+    if address != "auto":
+        return address
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+
+        found = canonicalize_bootstrap_address("auto")
+    except Exception:  # a private function of Ray: if it moves, Ray reports what it finds
+        return address
+    return found or address
+
+
 def _call(fn: Callable[[J], R], job: J, lang: str) -> R:
     """Run ``fn(job)`` in the language ``lang`` (the body of every Ray task)."""
     with use_language(lang):
@@ -129,12 +143,17 @@ class RayCluster:
                               logging_level=logging.ERROR)
             else:
                 kwargs["logging_level"] = logging.WARNING
-                check_reachable(self.address)
+                check_reachable(resolve_auto(self.address))
             try:
                 ray.init(address=self.address, **kwargs)
             except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError ...
-                raise RuleboxError(_("could not start or reach Ray at {address}: {error}")
-                                   .format(address=self.address, error=e)) from None
+                message = _("could not start or reach Ray at {address}: {error}").format(
+                    address=self.address, error=e)
+                if not self.local and "RAY_AUTH_MODE" not in os.environ:
+                    message += " " + _("(a cluster with token authentication also needs "
+                                       "RAY_AUTH_MODE=token here, and its token in "
+                                       "RAY_AUTH_TOKEN or ~/.ray/auth_token)")
+                raise RuleboxError(message) from None
             self._started = True
         self._task = ray.remote(num_cpus=1)(_call)
         return self
