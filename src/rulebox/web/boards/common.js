@@ -55,20 +55,34 @@ export function motionOK() {
   return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-const animated = new Set();
+const turns = new Map(); // a turn's key -> { start, at: [ms after start, per step] }
+let timing = null; // the timing of the drawing in progress (set by takeAnimation)
 
 /**
- * True once per change when this drawing should animate the last turn: ctx.animate is set
- * (someone else moved), motion is welcome, and this very turn has not been animated yet (a
- * redraw after a click on the same state does not replay it).
+ * Whether this drawing animates the last turn, and when each of its steps plays. A turn is
+ * animated when ctx.animate is set (someone else moved) and motion is welcome; a drawing of
+ * the same turn while it still plays (a new state of that turn, a click that redraws) goes on
+ * from where it is, a new step after the ones under way; once played, never again. Returns
+ * true when the drawing has steps to animate; animate() then times its nodes.
  */
 export function takeAnimation(ctx) {
-  if (!ctx.animate || ctx.replay || !motionOK()) return false;
-  const last = ctx.last || ctx.state.last || {};
-  const key = `${ctx.state.id}:${ctx.state.version}:${last.to_ply ?? (ctx.state.history || []).length}`;
-  if (animated.has(key)) return false;
-  animated.add(key);
-  if (animated.size > 200) animated.delete(animated.values().next().value);
+  timing = null;
+  if (ctx.replay || !motionOK()) return false;
+  const last = ctx.last !== undefined ? ctx.last : ctx.state.last;
+  const steps = lastMoves(ctx).length || 1;
+  const key = `${ctx.state.id}:${last ? `${last.player}:${last.from_ply}` : (ctx.state.history || []).length}`;
+  const now = performance.now();
+  let rec = turns.get(key);
+  if (!rec) {
+    if (!ctx.animate) return false;
+    rec = { start: now, at: [] };
+    turns.set(key, rec);
+    if (turns.size > 100) turns.delete(turns.keys().next().value);
+  }
+  const elapsed = now - rec.start;
+  for (let i = rec.at.length; i < steps; i++) rec.at.push(Math.max(i ? rec.at[i - 1] + STEP_MS : 0, i ? elapsed : 0));
+  if (elapsed > rec.at[rec.at.length - 1] + STEP_MS) return false; // played to the end
+  timing = { elapsed, at: rec.at };
   return true;
 }
 
@@ -76,11 +90,15 @@ export function takeAnimation(ctx) {
  * Mark an SVG element to animate as step `step` of the turn: "appear" (fade and grow in),
  * "drop" (fall into place from above), "move" (slide from dx, dy user units away), "turn"
  * (rotate by deg around cx, cy into place), "vanish" (a ghost that fades out). Nothing moves
- * before its step: the animation fills backwards.
+ * before its step: the animation fills backwards; a redrawing goes on where it was (a negative
+ * delay).
  */
 export function animate(node, kind, step, opts = {}) {
+  if (!timing) return node;
+  const at = timing.at[Math.min(step, timing.at.length - 1)] - timing.elapsed;
   node.classList.add("rb-anim", `rb-${kind}`);
-  const style = [`animation-delay:${step * STEP_MS}ms`];
+  node.dataset.step = String(step);
+  const style = [`animation-delay:${Math.round(at)}ms`];
   if (opts.dx !== undefined) style.push(`--dx:${opts.dx}px`, `--dy:${opts.dy}px`);
   if (opts.deg !== undefined) style.push(`--deg:${opts.deg}deg`, `transform-origin:${opts.cx}px ${opts.cy}px`);
   node.setAttribute("style", `${node.getAttribute("style") || ""};${style.join(";")}`);
