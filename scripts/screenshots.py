@@ -55,10 +55,17 @@ def play_random(base: str, gid: str, tokens: list[str], plies: int,
     return st
 
 
-def shoot(browser: Any, url: str, path: Path, size: tuple[int, int]) -> None:
-    """Open ``url`` at ``size`` and keep the whole page as ``path``."""
+def shoot(browser: Any, url: str, path: Path, size: tuple[int, int],
+          seats: dict[str, list[str | None]] | None = None) -> None:
+    """Open ``url`` at ``size`` and keep the whole page as ``path`` (``seats``: game id ->
+    tokens this browser holds, for the lobby's "Your games")."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = ctx.new_page()
+    if seats:
+        page.goto(url)
+        for gid, tokens in seats.items():
+            page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                          [f"rulebox:{gid}", json.dumps(tokens)])
     page.goto(url)
     page.wait_for_selector(".board, .game-cards")
     page.wait_for_function("document.querySelector('#conn') === null || "
@@ -80,12 +87,15 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    unlimited = ["--moves-per-second", "0", "--create-per-minute", "0"]
     with tempfile.TemporaryDirectory() as tmp, \
-            ServerProcess(f"sqlite:///{Path(tmp) / 'shots.db'}") as srv, sync_playwright() as p:
+            ServerProcess(f"sqlite:///{Path(tmp) / 'shots.db'}", args=unlimited) as srv, \
+            sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for size_name, size in SIZES.items():
             shoot(browser, srv.url + "/", out / f"lobby-{size_name}.png", size)
             print(out / f"lobby-{size_name}.png")
+        held: dict[str, list[str | None]] = {}
         for game in args.games.split(","):
             rng = random.Random(args.seed)
             n = GAMES[game]
@@ -95,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             tokens = [s["token"] for s in g["seats"]]
             url = f"{srv.url}/game/{g['id']}#t={','.join(tokens)}"
             play_random(srv.url, g["id"], tokens, MID, rng)
+            held[g["id"]] = tokens
             for size_name, size in SIZES.items():
                 path = out / f"{game}-mid-{size_name}.png"
                 shoot(browser, url, path, size)
@@ -107,6 +118,14 @@ def main(argv: list[str] | None = None) -> int:
                 path = out / f"{game}-end-{size_name}.png"
                 shoot(browser, url, path, size)
                 print(path)
+        # the lobby of a browser that sits at every game above (one of them still going)
+        g = call(srv.url, "POST", "/api/games", {"game": "countred", "options": {},
+                                                   "seats": ["human", "computer:easy"]})
+        held[g["id"]] = [g["seats"][0]["token"], None]
+        for size_name, size in SIZES.items():
+            path = out / f"lobby-yours-{size_name}.png"
+            shoot(browser, srv.url + "/", path, size, held)
+            print(path)
         browser.close()
     return 0
 

@@ -720,7 +720,7 @@ function seatLine(st, p) {
   const turn = st.to_move === p && !st.over;
   const thinking = thinkingSeat(st) === p;
   // presence means something only where the seats sit at different screens
-  const online = Array.isArray(st.presence) && !st.hotseat ? !!st.presence[p] : null;
+  const online = Array.isArray(st.presence) && !st.hotseat && st.seats.length > 1 ? !!st.presence[p] : null;
   const kind = seat.kind === "computer" ? seat.label : (page.tokens[p] ? "" : t("human"));
   return el("div", { class: `seat-line${turn ? " turn" : ""}${thinking ? " thinking" : ""}`, "data-player": p },
     el("span", { class: `seat-dot seat-${p}`, "aria-hidden": "true" }),
@@ -1007,10 +1007,14 @@ const ANNOUNCED = new Set(["bonus_move", "skipped", "three", "token", "objective
   "agent_error", "draw_declined", "draw_offer", "resigned", "reshuffle",
   "declined", "joined", "left", "back", "flag"]);
 
+const PRESENCE = new Set(["joined", "left", "back"]);
+
 function showAnnouncements(st) {
   const list = document.getElementById("announcements");
   if (!list) return;
-  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind));
+  // a seat of this page is not told about itself coming and going
+  const self = (e) => PRESENCE.has(e.kind) && e.player !== null && e.player !== undefined && !!page.tokens[e.player];
+  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind) && !self(e));
   const fresh = events.filter((e) => page.seenEvent !== undefined && e.index > page.seenEvent);
   if (events.length) page.seenEvent = Math.max(page.seenEvent ?? -1, ...events.map((e) => e.index));
   else if (page.seenEvent === undefined) page.seenEvent = -1;
