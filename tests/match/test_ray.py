@@ -107,9 +107,13 @@ def test_the_cli_on_ray_writes_the_local_results(
 
     local = run("--workers", "1")
     assert "1 worker(s)" in capsys.readouterr().out
-    remote = run("--ray")
+    log = tmp_path / "t.jsonl"
+    remote = run("--ray", "--log", str(log))
     assert "as Ray tasks on a local Ray (2 CPUs)" in capsys.readouterr().out
     assert remote == local
+    # the log does not name where the games ran: the local run finds them all played
+    assert run("--workers", "1", "--log", str(log)) == local
+    assert "4 game(s) already played" in capsys.readouterr().out
 
 
 def test_an_error_in_a_ray_task_is_raised_as_itself(cluster: RayCluster) -> None:
