@@ -173,8 +173,14 @@ def finished(game: str, options: dict[str, str], seed: int, limit: int) -> list[
 
 
 @pytest.mark.parametrize(("game", "options", "seed"), [
-    ("columns", {}, 0),
-    ("countred", {"seed": "1"}, 4),
+    pytest.param(game, options, seed, marks=pytest.mark.skipif(
+        game not in game_ids(), reason=f"{game} is not registered"))
+    for game, options, seed in [
+        ("columns", {}, 0),  # the pins of the winner's roundels on the deciding level
+        ("countred", {"seed": "1"}, 4),  # the column of four
+        ("columba", {"seed": "8"}, 0),  # the winner's largest estate
+        ("36to1", {"seed": "0"}, 0),  # the cubes left
+    ]
 ])
 def test_the_deciding_pieces_are_highlighted_at_the_end(
         page: Any, server: ServerProcess, api: Api, game: str, options: dict[str, str],
@@ -184,8 +190,9 @@ def test_the_deciding_pieces_are_highlighted_at_the_end(
     for m in moves:
         local.apply(m)
     deciding = set(local.highlights())
-    assert deciding  # the roundels' pins on the deciding level / the column of four
-    g = api.create(game, ["human", "human"], hotseat=True, **options)
+    assert deciding
+    n = local.num_players
+    g = api.create(game, ["human"] * n, hotseat=n > 1, **options)
     play_api(api, g, moves)
     open_game(page, server, g)
     st = state(page)

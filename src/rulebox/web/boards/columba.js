@@ -153,9 +153,10 @@ export function draw(root, ctx) {
   const px = (x) => 10 + (x - minX) * C;
   const py = (y) => 10 + (y - minY) * C;
 
-  // never narrower than 44 px a square: a wide territory scrolls sideways on a phone
+  // on a phone never narrower than 44 px a square: a wide territory scrolls sideways there
+  // (boards.css applies --cb-min to touch screens and narrow windows only)
   const s = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`, class: "board columba-board", role: "group", style: `min-width:${Math.ceil((W * 44) / C)}px`,
+    viewBox: `0 0 ${W} ${H}`, class: "board columba-board", role: "group", style: `--cb-min:${Math.ceil((W * 44) / C)}px`,
     "aria-label": t("Columba territory: arrow keys move between the squares"),
   });
   s.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 14, fill: "#7fa36b" }));
