@@ -172,6 +172,16 @@ def test_the_computer_thinking_and_your_turn_in_the_tab(page: Any, server: Serve
     assert "thinking" in page.inner_text("#status")
     assert not page.evaluate("document.title.startsWith('(•)')")
     assert page.get_attribute("link[rel='icon']", "data-turn") == "0"
+    drawn = page.evaluate("window.rulebox.drawn")
     page.wait_for_function("window.rulebox.state.ply === 2", timeout=20_000)
     assert page.locator(".thinking-mark").count() == 0
+    # the computer's move goes to the board as the last turn, to be animated (once), and is
+    # read out in words
+    after = page.evaluate("window.rulebox.drawn")
+    assert after["animations"] == drawn["animations"] + 1
+    st = state(page)
+    if st.get("last"):
+        assert after["last"]["player"] == 1 and after["last"]["moves"] == [st["history"][1]]
+        assert page.inner_text("#log-live") == "; ".join(st["last"]["texts"])
+    assert after["highlight"] == []
     page.wait_for_function("document.title.startsWith('(•) Your turn')")

@@ -125,7 +125,7 @@ def test_every_control_by_keyboard_with_a_focus_ring(page: Any, server: ServerPr
         assert seen[want], (want, "no focus ring")
     # the log and the notices are read out politely
     assert page.get_attribute("#moves", "role") == "log"
-    assert page.get_attribute("#moves", "aria-live") == "polite"
+    assert page.get_attribute("#log-live", "aria-live") == "polite"
     assert page.get_attribute("#announcements", "aria-live") == "polite"
     assert page.get_attribute("#status", "aria-live") == "polite"
     assert page.get_attribute('#moves li[data-ply="1"]', "aria-label")

@@ -514,7 +514,18 @@ async function accept(state) {
   page.receivedAt = Date.now();
   window.rulebox = { ...(window.rulebox || {}), state };
   render();
+  if (moved && state.ply > before.ply) announceTurn(state);
   page.animate = false;
+}
+
+/** The newest turn in words for screen readers (the polite #log-live region). */
+function announceTurn(st) {
+  const live = document.getElementById("log-live");
+  const log = logOf(st);
+  const turn = log && log[log.length - 1];
+  if (!live || !turn) return;
+  const words = (turn.texts && turn.texts.length ? turn.texts : turn.moves).join("; ");
+  live.textContent = words;
 }
 
 function isComputer(st, p) {
@@ -554,7 +565,9 @@ function buildGameLayout(state) {
     el("details", { class: "move-entry", id: "move-entry" }, el("summary", {}, t("Type a move")),
       moveForm(example)),
     el("h3", { id: "moves-h" }, t("Moves")),
-    el("div", { class: "moves", id: "moves", role: "log", "aria-live": "polite", "aria-labelledby": "moves-h", tabindex: "-1" }),
+    // the log is drawn anew each time: the newest turn alone is read out, by #log-live
+    el("div", { class: "moves", id: "moves", role: "log", "aria-live": "off", "aria-labelledby": "moves-h", tabindex: "-1" }),
+    el("p", { class: "sr-only", id: "log-live", "aria-live": "polite", "aria-atomic": "true" }),
     el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }));
   clear(app).append(el("section", { class: `game game-${state.game}` },
     el("div", { class: "main" }, header, offline, status, waiting, end, news, board, confirmBar, controls), side));
@@ -815,6 +828,8 @@ function render() {
     animate: !replaying && page.animate,
     highlight: st.over && !replaying && st.result ? (st.result.highlight || []) : [],
   };
+  window.rulebox.drawn = { animate: ctx.animate, last: ctx.last, highlight: ctx.highlight, mine: ctx.mine,
+    count: ((window.rulebox.drawn || {}).count || 0) + 1, animations: ((window.rulebox.drawn || {}).animations || 0) + (ctx.animate ? 1 : 0) };
   try {
     page.board.draw(board, ctx);
   } catch (e) {
