@@ -5,8 +5,11 @@
 // is over, using only the page's public parts: window.rulebox.state, #moves, the replay bar.
 
 import { el, svg, clear } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const MARK_NAMES = { inaccuracy: () => t("inaccuracy"), mistake: () => t("mistake"), blunder: () => t("blunder") };
+const markName = (mark) => (MARK_NAMES[mark] ? MARK_NAMES[mark]() : mark);
 const COLORS = ["#2b6cb0", "#c53030", "#2f855a", "#b7791f"];
 const W = 300, H = 130, PAD = 18;
 
@@ -45,7 +48,7 @@ export function graph(review, selected, onPick) {
   const x = (ply) => PAD + (ply * (W - 2 * PAD)) / n;
   const y = (p) => H - PAD - p * (H - 2 * PAD);
   const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, id: "review-graph", role: "img",
-    "aria-label": "evaluation graph" });
+    "aria-label": t("evaluation graph") });
   g.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0.5), y2: y(0.5), stroke: "#bbb", "stroke-dasharray": "3 3" }));
   g.append(svg("text", { x: 2, y: y(1) + 4, "font-size": 9 }, "100%"));
   g.append(svg("text", { x: 2, y: y(0) + 4, "font-size": 9 }, "0%"));
@@ -64,7 +67,9 @@ export function graph(review, selected, onPick) {
       cx: x(m.ply), cy: y(m.probs[m.player]), r: mark ? 4 : 2.5,
       fill: mark === "blunder" ? "#c53030" : mark === "mistake" ? "#dd6b20" : mark === "inaccuracy" ? "#d69e2e" : COLORS[m.player % COLORS.length],
       class: `pt${selected === m.ply ? " sel" : ""}`, "data-ply": m.ply,
-    }, svg("title", {}, `${m.ply}. ${m.move}${mark ? " " + SIGNS[mark] : ""}: ${pct(m.before)} → ${pct(m.after)} (best ${m.best})`));
+    }, svg("title", {}, t("{ply}. {move}{sign}: {before} → {after} (best {best})", {
+      ply: m.ply, move: m.move, sign: mark ? " " + SIGNS[mark] : "", before: pct(m.before), after: pct(m.after), best: m.best,
+    })));
     c.addEventListener("click", () => onPick(m.ply));
     g.append(c);
   });
@@ -102,18 +107,20 @@ function drawPanel() {
   const sel = current.selected;
   const next = review.moves.find((m) => m.ply === (sel || 0) + 1);
   const done = review.moves.find((m) => m.ply === sel);
-  const tally = Object.entries(review.summary).map(([p, t]) => {
+  const tally = Object.entries(review.summary).map(([p, n]) => {
     const name = (state() && state().seats[p] && state().seats[p].name) || `P${Number(p) + 1}`;
-    return el("li", {}, `${name}: ${t.inaccuracy} inaccuracies, ${t.mistake} mistakes, ${t.blunder} blunders`);
+    return el("li", {}, t("{name}: {inaccuracy} inaccuracies, {mistake} mistakes, {blunder} blunders", {
+      name, inaccuracy: n.inaccuracy, mistake: n.mistake, blunder: n.blunder }));
   });
   clear(panel).append(
-    el("h3", {}, "Review"),
+    el("h3", {}, t("Review")),
     graph(review, sel, pick),
-    el("p", { class: "review-note" }, `Win probability after each move (by ${review.agent}); click a point to see the position.`
-      + (review.decisive ? ` Decisive moment: move ${review.decisive}.` : "")),
+    el("p", { class: "review-note" }, t("Win probability after each move (by {agent}); click a point to see the position.", { agent: review.agent })
+      + (review.decisive ? ` ${t("Decisive moment: move {ply}.", { ply: review.decisive })}` : "")),
     done ? el("p", { id: "review-move" }, `${done.ply}. ${done.move}: ${pct(done.before)} → ${pct(done.after)}`
-      + (done.mark ? ` (${done.mark}; best ${done.best})` : "")) : "",
-    next ? el("p", { id: "review-best" }, `Best next move: ${next.best}` + (next.best !== next.move ? ` (played ${next.move})` : " (played)")) : "",
+      + (done.mark ? ` ${t("({mark}; best {best})", { mark: markName(done.mark), best: done.best })}` : "")) : "",
+    next ? el("p", { id: "review-best" }, t("Best next move: {best}", { best: next.best })
+      + (next.best !== next.move ? ` ${t("(played {move})", { move: next.move })}` : ` ${t("(played)")}`)) : "",
     el("ul", { class: "review-tally" }, ...tally));
 }
 
@@ -124,7 +131,10 @@ function markMoves() {
     const m = review.moves[Number(li.dataset.ply) - 1];
     if (!m || li.dataset.review) return;
     li.dataset.review = "1";
-    if (m.mark) { li.classList.add(`mark-${m.mark}`); li.title = `${m.mark}: best ${m.best} (${pct(m.before)} → ${pct(m.after)})`; }
+    if (m.mark) {
+      li.classList.add(`mark-${m.mark}`);
+      li.title = t("{mark}: best {best} ({before} → {after})", { mark: markName(m.mark), best: m.best, before: pct(m.before), after: pct(m.after) });
+    }
     if (m.ply === review.decisive) li.classList.add("decisive");
   });
 }
@@ -134,7 +144,7 @@ async function startReview() {
   const panel = document.getElementById("review-panel");
   if (!id || !panel || current.loading) return;
   current.loading = true;
-  clear(panel).append(el("p", { class: "loading" }, "Reviewing the game… (a few seconds)"));
+  clear(panel).append(el("p", { class: "loading" }, t("Reviewing the game… (a few seconds)")));
   try {
     const r = await fetch(`/api/games/${id}/review`);
     const body = await r.json();
@@ -143,7 +153,7 @@ async function startReview() {
     drawPanel();
     markMoves();
   } catch (e) {
-    clear(panel).append(el("p", {}, `No review: ${e.message}`));
+    clear(panel).append(el("p", {}, t("No review: {error}", { error: e.message })));
   } finally {
     current.loading = false;
   }
@@ -156,7 +166,7 @@ function sync() {
   if (current.id !== gameId()) Object.assign(current, { id: null, data: null, selected: null });
   let btn = document.getElementById("review-btn");
   if (!btn) {
-    btn = el("button", { class: "btn", id: "review-btn", type: "button" }, "Review");
+    btn = el("button", { class: "btn", id: "review-btn", type: "button" }, t("Review"));
     btn.addEventListener("click", startReview);
     buttons.append(btn);
   }
