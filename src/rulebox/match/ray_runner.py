@@ -28,7 +28,7 @@ from types import ModuleType, TracebackType
 from typing import Any, TypeVar
 
 from rulebox.core.errors import RuleboxError
-from rulebox.i18n import _, language, use_language
+from rulebox.i18n import _, language, ngettext, use_language
 
 __all__ = ["LOCAL", "RayCluster", "need_ray"]
 
@@ -174,9 +174,10 @@ class RayCluster:
         """Where the games run, for a person: ``a local Ray (2 CPUs)``."""
         cpus = self.cpus()
         if self.local:
-            return _("a local Ray ({cpus} CPUs)").format(cpus=cpus)
-        return _("the Ray cluster at {address} ({cpus} CPUs)").format(
-            address=self.address, cpus=cpus)
+            return ngettext("a local Ray ({n} CPU)", "a local Ray ({n} CPUs)", cpus).format(n=cpus)
+        return ngettext("the Ray cluster at {address} ({n} CPU)",
+                        "the Ray cluster at {address} ({n} CPUs)", cpus).format(
+            address=self.address, n=cpus)
 
     def map(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
         """``fn(job)`` for every job, each as a Ray task, answered as they finish (in any
