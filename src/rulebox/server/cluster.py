@@ -189,11 +189,16 @@ class Cluster:
         self._spawn(self._enqueue(live.id, version))
 
     async def _enqueue(self, gid: str, version: int) -> None:
-        try:
-            await self.svc._in_db(self.svc.store.enqueue_job, gid, version)
-        except Exception as e:
-            self._enqueued.pop(gid, None)  # the next request tries again
-            log.warning("rulebox: could not queue the computer's turn of %s: %s", gid, e)
+        for attempt in range(4):  # the database may be back in a moment
+            try:
+                await self.svc._in_db(self.svc.store.enqueue_job, gid, version)
+                break
+            except Exception as e:
+                log.warning("rulebox: could not queue the computer's turn of %s: %s", gid, e)
+                if attempt == 3 or self._closed:
+                    self._enqueued.pop(gid, None)  # the next request tries again
+                    return
+                await asyncio.sleep(0.5 * 2 ** attempt)
         self._wake.set()
 
     async def _job_loop(self) -> None:
