@@ -124,6 +124,18 @@ def test_an_error_in_a_ray_task_is_raised_as_itself(cluster: RayCluster) -> None
     assert "not a number" in str(caught.value)
 
 
+def test_a_ray_task_runs_in_the_callers_language(cluster: RayCluster) -> None:
+    from rulebox.i18n import gettext, use_language
+
+    with use_language("en"):
+        here = gettext("wrote {path}")
+        assert list(cluster.map(gettext, ["wrote {path}"])) == [here]
+    with use_language("de"):
+        here = gettext("wrote {path}")
+        assert here != "wrote {path}"  # the catalogue has it in German
+        assert list(cluster.map(gettext, ["wrote {path}"])) == [here]
+
+
 # --- self-play --------------------------------------------------------------------------------
 def test_training_on_ray_writes_the_same_weights(cluster: RayCluster, tmp_path: Path) -> None:
     pytest.importorskip("numpy")
