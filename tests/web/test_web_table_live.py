@@ -165,10 +165,16 @@ def test_the_computer_thinking_and_your_turn_in_the_tab(page: Any, server: Serve
     page.wait_for_function("document.title.startsWith('(•) Your turn — Columns')")
     assert page.get_attribute("link[rel='icon']", "data-turn") == "1"
     assert page.evaluate("window.rulebox_beeps || 0") == 0  # the sound is off by default
+    # the sound on, and the player looks elsewhere (the tab hidden) while the computer thinks
+    page.click("#settings summary")
+    page.check("#set-sound")
+    page.click("#settings summary")
+    beeps = page.evaluate("window.rulebox_beeps || 0")
     page.click("#move-entry summary")
     page.fill("#move-input", "Rb2")
     page.press("#move-input", "Enter")
     page.wait_for_selector('.seat-line[data-player="1"] .thinking-mark')
+    page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true})")
     assert "thinking" in page.inner_text("#status")
     assert not page.evaluate("document.title.startsWith('(•)')")
     assert page.get_attribute("link[rel='icon']", "data-turn") == "0"
@@ -184,4 +190,5 @@ def test_the_computer_thinking_and_your_turn_in_the_tab(page: Any, server: Serve
         assert after["last"]["player"] == 1 and after["last"]["moves"] == [st["history"][1]]
         assert page.inner_text("#log-live") == "; ".join(st["last"]["texts"])
     assert after["highlight"] == []
+    assert page.evaluate("window.rulebox_beeps || 0") == beeps + 1  # one beep: your turn again
     page.wait_for_function("document.title.startsWith('(•) Your turn')")
