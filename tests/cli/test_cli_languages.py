@@ -168,7 +168,7 @@ def test_the_full_screen_in_german() -> None:
             await pilot.pause()
             assert isinstance(app.screen, Question)
             assert "Diese Partie aufgeben?" in app.screen.question
-            await pilot.press("y")
+            await pilot.press("j")  # ja
             await pilot.pause()
             assert isinstance(app.screen, EndScreen)
             assert "gibt auf" in app.screen.message

@@ -49,7 +49,11 @@ class Question(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "yes"), Binding("enter", "answer(True)", "yes"),
-                Binding("n", "answer(False)", "no"), Binding("escape", "answer(False)", "no")]
+                Binding("n", "answer(False)", "no"), Binding("escape", "answer(False)", "no"),
+                # the German and Russian yes (ja, да) and no (nein, нет) work too
+                Binding("j", "answer(True)", "yes", show=False),
+                Binding("д", "answer(True)", "yes", show=False),
+                Binding("н", "answer(False)", "no", show=False)]
     DEFAULT_CSS = """
     Question { align: center middle; }
     Question > Static { width: 60; height: auto; border: round $accent; padding: 1 2;
