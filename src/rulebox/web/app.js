@@ -402,8 +402,6 @@ async function gamePage(id) {
     clear(app).append(el("div", { class: "panel" }, el("h2", {}, t("No such game")), el("p", {}, e.message), el("a", { href: "/", class: "btn" }, t("Back to the lobby"))));
     return;
   }
-  // a seat whose token the server does not know any more is not ours
-  if (first.you === null && !spectator() && !first.hotseat) { /* keep: the socket decides */ }
   if (!storedTokens(id) && !spectator()) storeTokens(id, page.tokens);
   try { await loadCatalog(); } catch { /* names from the payload */ }
   page.board = await boardFor(first.game);
