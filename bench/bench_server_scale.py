@@ -8,10 +8,11 @@ random legal moves through the JSON API as fast as the server answers.
 For each process count it makes a fresh schema, starts ``rulebox serve --workers N`` (N
 processes on one port with SO_REUSEPORT; the kernel spreads the connections, so the two seats
 of a game usually talk to different processes and every move crosses processes: the version
-read before a request, the version-checked write and the notification), loads it, and drops the
-schema. Reads (``GET`` before each move, for the legal moves) are timed apart. The load
-generator is one Python process on the same machine: its own CPU time is printed, since on a
-small machine it competes with the servers and PostgreSQL for the same cores.
+read before a request, the version-checked write and the notification), waits until every
+process answers ``/readyz``, loads it, and drops the schema. Reads (``GET`` before each move,
+for the legal moves) are timed apart. The load generator is one Python process on the same
+machine: its own CPU time is printed, since on a small machine it competes with the servers and
+PostgreSQL for the same cores.
 """
 
 from __future__ import annotations
@@ -138,6 +139,27 @@ async def load(url: str, games: int, seconds: float, game: str) -> tuple[Tally, 
     return tally, time.monotonic() - start
 
 
+def wait_all_ready(url: str, n: int, timeout: float = 180.0) -> None:
+    """Wait until ``n`` different processes answered ``/readyz`` (each on a new connection:
+    the kernel picks the process), so that no process is still starting (and taking CPU)
+    while the load runs."""
+    import httpx
+
+    ready: set[int] = set()
+    deadline = time.monotonic() + timeout
+    while len(ready) < n:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"only {len(ready)} of {n} processes became ready")
+        try:
+            r = httpx.get(url + "/readyz", timeout=10)
+            if r.status_code == 200:
+                ready.add(r.json()["pid"])
+            else:
+                time.sleep(0.2)
+        except httpx.HTTPError:
+            time.sleep(0.2)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", default=os.environ.get("RULEBOX_TEST_POSTGRES_URL"),
@@ -155,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.db or not args.db.startswith(("postgresql://", "postgres://")):
         print("give --db postgresql://... (or set RULEBOX_TEST_POSTGRES_URL)", file=sys.stderr)
         return 2
-    console = Console()
+    console = Console(width=150)
     counts = [int(x) for x in args.processes.split(",") if x.strip()]
     table = Table(title=f"{args.games} concurrent {args.game} games, {args.seconds:g} s a run, "
                   f"PostgreSQL, {os.cpu_count()} CPUs on this machine")
@@ -173,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                     "--create-per-minute", "0", "--moves-per-second", "0"])
                 srv.start(timeout=180)
                 try:
-                    time.sleep(2.0)  # every process is up, not only the first to answer
+                    wait_all_ready(srv.url, n)  # not only the first process to answer
                     cpu = time.process_time()
                     tally, wall = asyncio.run(load(srv.url, args.games, args.seconds,
                                                    args.game))
