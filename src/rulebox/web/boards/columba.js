@@ -8,7 +8,7 @@
 // The printed card faces come from the game's public data file (deck.json).
 
 import { el, svg, clear } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { animate, focusedKey, highlightSet, lastMoves, roving, seatName, takeAnimation, turnEndingWithEnd } from "./common.js";
 
 const PIGEON = { W: "#f3efe6", G: "#9ca3ab", B: "#8b5a33", K: "#2a2a2a" };
@@ -320,7 +320,7 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
         el("div", { class: "cb-facts" },
           el("div", {}, t("reserve"), " ", reserve),
           el("div", { class: "small" }, t("dovecotes left: {small} small, {large} large", { small: pl.cotes.small, large: pl.cotes.large })),
-          chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks} chick(s), {adults} adult(s)", { chicks, adults: pl.adults })) : ""))));
+          chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks}, {adults}", { chicks: tn("{n} chick", "{n} chicks", chicks), adults: tn("{n} adult", "{n} adults", pl.adults) })) : ""))));
   });
   box.append(el("div", { class: "cb-top" }, players,
     el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left")))));
