@@ -93,6 +93,15 @@ def test_the_terminal_follows_the_locale_and_lang_wins(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "unknown language 'fr'" in bad.stderr.decode()
 
 
+def test_the_help_is_in_the_language_asked(tmp_path: Path) -> None:
+    german = rulebox("--lang", "de", "play", "--help", data=tmp_path).stdout.decode()
+    assert "Sekunden pro Computerzug, mehr als 0 (1)" in german
+    russian = rulebox("play", "--help", env={"RULEBOX_LANG": "ru"}, data=tmp_path)
+    assert "секунд на ход компьютера, больше 0 (1)" in russian.stdout.decode()
+    english = rulebox("play", "--help", env={"LANG": "C"}, data=tmp_path).stdout.decode()
+    assert "seconds per computer turn, more than 0 (1)" in english
+
+
 def test_the_order_of_the_choice() -> None:
     assert resolve("ru", {"RULEBOX_LANG": "de", "LANG": "de_DE.UTF-8"}) == "ru"
     assert resolve(None, {"RULEBOX_LANG": "de", "LANG": "ru_RU.UTF-8"}) == "de"

@@ -24,24 +24,25 @@ from rulebox.i18n import _
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``analyze`` sub-command's arguments."""
-    parser.add_argument("game", nargs="?", help="game id (see rulebox games)")
-    parser.add_argument("options", nargs="*", metavar="key=value", help="the game's options")
-    parser.add_argument("--games", type=int, default=100, help="games per variant (100)")
+    parser.add_argument("game", nargs="?", help=_("game id (see rulebox games)"))
+    parser.add_argument("options", nargs="*", metavar="key=value", help=_("the game's options"))
+    parser.add_argument("--games", type=int, default=100, help=_("games per variant (100)"))
     parser.add_argument("--agents", default="greedy",
-                        help="agents, comma-separated when more than one: A or A,B (greedy); "
-                             "settings with ':' as in mcts:iterations=200")
+                        help=_("agents, comma-separated when more than one: A or A,B "
+                               "(greedy); settings with ':' as in mcts:iterations=200"))
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2",
-                        help="an option to vary (repeatable: every combination)")
-    parser.add_argument("--out", required=True, metavar="DIR", help="where the report goes")
-    parser.add_argument("--seed", type=int, default=0, help="run seed (0)")
+                        help=_("an option to vary (repeatable: every combination)"))
+    parser.add_argument("--out", required=True, metavar="DIR", help=_("where the report goes"))
+    parser.add_argument("--seed", type=int, default=0, help=_("run seed (0)"))
     parser.add_argument("--time", type=float, default=None,
-                        help="seconds a move for agents without time= or iterations=")
+                        help=_("seconds a move for agents without time= or iterations="))
     parser.add_argument("--workers", type=int, default=None,
-                        help="worker processes (default: CPUs - 1, at least 1)")
-    parser.add_argument("--log", metavar="FILE", help="keep finished games here; resume from it")
+                        help=_("worker processes (default: CPUs - 1, at least 1)"))
+    parser.add_argument("--log", metavar="FILE", help=_("keep finished games here; "
+                                                        "resume from it"))
     parser.add_argument("--from-json", metavar="RESULTS",
-                        help="draw a tournament's results (--json file or --log) instead")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+                        help=_("draw a tournament's results (--json file or --log) instead"))
+    parser.add_argument("--quiet", action="store_true", help=_("no progress bar"))
 
 
 def _agents(text: str) -> list[str]:

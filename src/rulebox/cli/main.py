@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rulebox import __version__
 from rulebox.core.errors import RuleboxError
-from rulebox.i18n import _, ngettext
+from rulebox.i18n import N_, _, ngettext
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -25,12 +25,12 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 HELP = {
-    "tournament": "a seat-rotated round robin of agents, in worker processes",
-    "serve": "the browser game: web client, JSON API and WebSockets in one process",
-    "train": "tune a game's evaluation weights by self-play (needs numpy)",
-    "verify": "check that a finished 36 to 1 or Columba game was dealt as committed",
-    "review": "evaluate every move of a saved game: marks, best moves, the decisive moment",
-    "analyze": "a game's balance by seeded self-play (report.html, metrics.json)",
+    "tournament": N_("a seat-rotated round robin of agents, in worker processes"),
+    "serve": N_("the browser game: web client, JSON API and WebSockets in one process"),
+    "train": N_("tune a game's evaluation weights by self-play (needs numpy)"),
+    "verify": N_("check that a finished 36 to 1 or Columba game was dealt as committed"),
+    "review": N_("evaluate every move of a saved game: marks, best moves, the decisive moment"),
+    "analyze": N_("a game's balance by seeded self-play (report.html, metrics.json)"),
 }
 """One clean line of help for the commands whose modules are optional."""
 
@@ -267,71 +267,77 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulebox",
-        description="Five published board games, played exactly by their rulebooks.",
+        description=_("Five published board games, played exactly by their rulebooks."),
     )
     parser.add_argument("--version", action="version", version=f"rulebox {__version__}")
     parser.add_argument("--lang", type=_rules_language, metavar="en|de|ru",
-                        help="the language of the texts (default: RULEBOX_LANG, then the locale)")
+                        help=_("the language of the texts (default: RULEBOX_LANG, then "
+                               "the locale)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("play", help="play a game in the terminal (against the computer by default)",
-                       description="Play a game against the computer, other people at this "
-                       "screen, or both. On a terminal the game fills the screen; --plain (or "
-                       "output that is not a terminal) keeps to lines. Every game is saved as "
-                       "it goes: --load last continues the last one.")
+    p = sub.add_parser("play", help=_("play a game in the terminal (against the "
+                                      "computer by default)"),
+                       description=_("Play a game against the computer, other people "
+                                     "at this screen, or both. On a terminal the game "
+                                     "fills the screen; --plain (or output that is not "
+                                     "a terminal) keeps to lines. Every game is saved "
+                                     "as it goes: --load last continues the last one."))
     p.add_argument("game", nargs="?", help="columns, 36to1, countred, columba, discs")
-    p.add_argument("options", nargs="*", metavar="key=value", help="game options (see rules)")
+    p.add_argument("options", nargs="*", metavar="key=value", help=_("game options (see rules)"))
     p.add_argument("--seat", action="append", default=[], metavar="N=WHO",
-                   help="who plays seat N: human, computer, or an agent (N=mcts:time=2); "
-                        "default: seat 0 human, the others the strongest agent")
-    p.add_argument("--level", help="the computer's agent or level (easy, medium, hard, best)")
+                   help=_("who plays seat N: human, computer, or an agent "
+                          "(N=mcts:time=2); default: seat 0 human, the others the "
+                          "strongest agent"))
+    p.add_argument("--level", help=_("the computer's agent or level (easy, medium, hard, best)"))
     p.add_argument("--time", type=_seconds, default=1.0,
-                   help="seconds per computer turn, more than 0 (1)")
-    p.add_argument("--seed", type=_seed, help="seed for the game's chance (0 or more)")
-    p.add_argument("--games", type=_count, default=1, help="play a match of N games (1 or more)")
+                   help=_("seconds per computer turn, more than 0 (1)"))
+    p.add_argument("--seed", type=_seed, help=_("seed for the game's chance (0 or more)"))
+    p.add_argument("--games", type=_count, default=1, help=_("play a match of N games (1 or "
+                                                             "more)"))
     p.add_argument("--load", metavar="FILE",
-                   help="continue a saved game record (`last`: the last game played here)")
-    p.add_argument("--save", metavar="FILE", help="save the record when the game ends")
+                   help=_("continue a saved game record (`last`: the last game played here)"))
+    p.add_argument("--save", metavar="FILE", help=_("save the record when the game ends"))
     p.add_argument("--plain", action="store_true",
-                   help="line by line, for scripts and screen readers (no full screen)")
+                   help=_("line by line, for scripts and screen readers (no full screen)"))
     p.add_argument("--lang", dest="play_lang", type=_rules_language, metavar="en|de|ru",
-                   help="the language of the game's texts (default: RULEBOX_LANG, then the "
-                        "locale)")
+                   help=_("the language of the game's texts (default: RULEBOX_LANG, "
+                          "then the locale)"))
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("engine", help="speak the engine line protocol on stdin/stdout")
+    p = sub.add_parser("engine", help=_("speak the engine line protocol on stdin/stdout"))
     p.add_argument("--lang", dest="engine_lang", type=_rules_language, metavar="en|de|ru",
-                   help="the language of refusal reasons (default: RULEBOX_LANG, else English; "
-                        "never the locale, since programs parse the answers)")
+                   help=_("the language of refusal reasons (default: RULEBOX_LANG, "
+                          "else English; never the locale, since programs parse the "
+                          "answers)"))
     p.set_defaults(func=cmd_engine)
 
-    p = sub.add_parser("rules", help="print a game's rules with the rule IDs")
+    p = sub.add_parser("rules", help=_("print a game's rules with the rule IDs"))
     p.add_argument("game")
-    p.add_argument("--plain", action="store_true", help="the Markdown text, without a pager")
+    p.add_argument("--plain", action="store_true", help=_("the Markdown text, without a pager"))
     p.add_argument("--lang", dest="rules_lang", type=_rules_language, metavar="en|de|ru",
-                   help="the language of the text (default: RULEBOX_LANG, then the locale)")
+                   help=_("the language of the text (default: RULEBOX_LANG, then the locale)"))
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("games", help="list the games")
+    p = sub.add_parser("games", help=_("list the games"))
     p.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("agents", help="list the agents")
+    p = sub.add_parser("agents", help=_("list the agents"))
     p.add_argument("game", nargs="?")
     p.set_defaults(func=cmd_agents)
 
-    p = sub.add_parser("replay", help="step through a saved game record")
+    p = sub.add_parser("replay", help=_("step through a saved game record"))
     p.add_argument("file")
     p.add_argument("--step", action="store_true",
-                   help="wait for a key between moves (the default on a terminal)")
+                   help=_("wait for a key between moves (the default on a terminal)"))
     p.add_argument("--move", type=_seed, default=0, metavar="N",
-                   help="start at move N (0: the start)")
+                   help=_("start at move N (0: the start)"))
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("bench", help="random playouts per second")
+    p = sub.add_parser("bench", help=_("random playouts per second"))
     p.add_argument("game")
     p.add_argument("options", nargs="*", metavar="key=value")
-    p.add_argument("--seconds", type=_seconds, default=5.0, help="how long (5)")
-    p.add_argument("--seed", type=_seed, default=1, help="seed of the playouts (1)")
+    p.add_argument("--seconds", type=_seconds, default=5.0, help=_("how long (5)"))
+    p.add_argument("--seed", type=_seed, default=1, help=_("seed of the playouts (1)"))
     p.set_defaults(func=cmd_bench)
 
     for name, module in (("tournament", "rulebox.cli.tournament"), ("serve", "rulebox.cli.serve"),
@@ -341,13 +347,29 @@ def build_parser() -> argparse.ArgumentParser:
             mod = importlib.import_module(module)
         except ImportError:
             continue
-        p = sub.add_parser(name, help=HELP.get(name, name), description=_description(mod))
+        p = sub.add_parser(name, help=_(HELP[name]) if name in HELP else name,
+                           description=_description(mod))
         mod.add_arguments(p)
         p.set_defaults(func=mod.run)
     return parser
 
 
+def _language_asked(argv: Sequence[str]) -> str | None:
+    """The value of a ``--lang`` anywhere on the command line (read before the parser is
+    built, so that its help is in that language)."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from rulebox.i18n import resolve, set_language
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    set_language(resolve(_language_asked(words)))  # --help and usage errors in it too
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # the command's own usage, not the top level's
@@ -358,8 +380,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from rulebox.i18n import resolve, set_language
-
     # the terminal's language: --lang, then RULEBOX_LANG, then the locale (the engine and
     # `rules` choose their own, see cmd_engine and cmd_rules)
     set_language(resolve(getattr(args, "play_lang", None) or getattr(args, "lang", None)))

@@ -18,16 +18,16 @@ from rulebox.i18n import _
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``review`` sub-command's arguments."""
-    parser.add_argument("record", metavar="RECORD", help="a saved game record (JSON)")
+    parser.add_argument("record", metavar="RECORD", help=_("a saved game record (JSON)"))
     parser.add_argument("--time", type=float, default=0.5,
-                        help="seconds the agent thinks per position (0.5)")
+                        help=_("seconds the agent thinks per position (0.5)"))
     parser.add_argument("--iterations", type=int, default=None,
-                        help="a fixed search size instead of a clock (repeatable)")
-    parser.add_argument("--agent", default="best", help="the reviewing agent (best)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the agent (0)")
-    parser.add_argument("--force", action="store_true", help="review again")
+                        help=_("a fixed search size instead of a clock (repeatable)"))
+    parser.add_argument("--agent", default="best", help=_("the reviewing agent (best)"))
+    parser.add_argument("--seed", type=int, default=0, help=_("seed of the agent (0)"))
+    parser.add_argument("--force", action="store_true", help=_("review again"))
     parser.add_argument("--no-write", action="store_true",
-                        help="print only; leave the record as it is")
+                        help=_("print only; leave the record as it is"))
 
 
 def run(args: argparse.Namespace) -> int:

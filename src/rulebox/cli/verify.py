@@ -26,7 +26,7 @@ MAX_RECORD = 4 * 1024 * 1024
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``verify`` sub-command's argument: the record file."""
     parser.add_argument("record", metavar="RECORD",
-                        help="the finished game's JSON (GET /api/games/{id}), or - for stdin")
+                        help=_("the finished game's JSON (GET /api/games/{id}), or - for stdin"))
 
 
 def _read(name: str) -> Any:
