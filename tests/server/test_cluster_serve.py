@@ -37,6 +37,11 @@ def test_several_processes_on_sqlite_are_refused(tmp_path: Path, extra: list[str
     assert "PostgreSQL" in r.stderr and "SQLite allows one process" in r.stderr
 
 
+def test_an_unknown_pubsub_is_refused(tmp_path: Path) -> None:
+    r = serve("--db", f"sqlite:///{tmp_path / 'db.sqlite'}", "--pubsub", "nats://x")
+    assert r.returncode == 2 and "--pubsub is redis://... or postgres" in r.stderr
+
+
 def test_a_second_server_on_the_same_sqlite_file_is_warned_about(tmp_path: Path) -> None:
     """Not refused (a restart may overlap the old process; tests share a file with a server
     they stop later), but said plainly; once the first is gone, nothing is said."""

@@ -29,14 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="database URL: sqlite:///path.db or postgresql://user@host/db "
                         "(default: SQLite in the user's data directory)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help="server processes on this host, sharing the port (SO_REUSEPORT; "
-                        "PostgreSQL only, default 1)")
+                        help=_("server processes on this host, sharing the port "
+                               "(SO_REUSEPORT; PostgreSQL only, default 1)"))
     parser.add_argument("--pubsub", default=None, metavar="URL",
-                        help="live updates between server processes: redis://host:6379/0 "
-                        "(default with PostgreSQL: its LISTEN/NOTIFY)")
+                        help=_("live updates between server processes: redis://host:6379/0 "
+                               "(default with PostgreSQL: its LISTEN/NOTIFY)"))
     parser.add_argument("--job-lease", type=float, default=None, metavar="S",
-                        help="seconds a process holds a computer's turn unless it renews it "
-                        "(PostgreSQL; default 10: a process that died hands it on after that)")
+                        help=_("seconds a process holds a computer's turn unless it renews "
+                               "it (PostgreSQL; default 10: a process that died hands it on "
+                               "after that)"))
     parser.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"),
@@ -105,6 +106,11 @@ def run(args: argparse.Namespace) -> int:
     sqlite = url.startswith("sqlite")
     if workers < 1 or (lease is not None and lease <= 0):
         print(_("--workers and --job-lease must be positive"), file=sys.stderr)
+        return 2
+    if pubsub and not pubsub.startswith(("redis://", "rediss://", "unix://")) \
+            and pubsub not in ("postgres", "postgresql"):
+        print(_("--pubsub is redis://... or postgres, not {value}").format(value=repr(pubsub)),
+              file=sys.stderr)
         return 2
     if sqlite and (workers > 1 or pubsub):
         print(_("rulebox serve: several server processes need PostgreSQL (--db "

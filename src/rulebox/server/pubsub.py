@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from rulebox.i18n import _
 from rulebox.server.store import Change, Store
 
 CHANNEL = "rulebox_changes"
@@ -201,5 +202,6 @@ def make_bus(db_url: str, pubsub: str | None) -> Bus:
     if pubsub and pubsub.startswith(("redis://", "rediss://", "unix://")):
         return RedisBus(pubsub)
     if pubsub and pubsub not in ("postgres", "postgresql"):
-        raise ValueError(f"--pubsub is redis://... or postgres, not {pubsub!r}")
+        raise ValueError(_("--pubsub is redis://... or postgres, not {value}")
+                         .format(value=repr(pubsub)))
     return PostgresBus(db_url)
