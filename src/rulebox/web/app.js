@@ -121,6 +121,8 @@ function header() {
   if (tagline) tagline.textContent = t("five board games, played exactly by their rulebooks");
   const toastBox = document.getElementById("toast");
   if (toastBox) toastBox.title = t("click to close");
+  const close = document.getElementById("rules-close");
+  if (close) close.setAttribute("aria-label", t("Close"));
   const lang = el("select", { id: "lang", "aria-label": t("Language") },
     ...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, selected: code === currentLang() ? "" : null }, name)));
   lang.addEventListener("change", async () => { await chooseLang(lang.value); header(); route(); });
@@ -510,6 +512,12 @@ async function accept(state) {
   if (moved) { hideToast(); page.pending = null; }
   page.state = state;
   page.receivedAt = Date.now();
+  if (page.replay && page.replay.plies !== state.ply) {
+    // a replay of a game that goes on: the newest positions join the slider
+    page.replay.plies = state.ply;
+    const range = document.getElementById("replay-range");
+    if (range) range.max = String(state.ply);
+  }
   window.rulebox = { ...(window.rulebox || {}), state };
   render();
   if (moved && state.ply > before.ply) announceTurn(state);
