@@ -75,6 +75,23 @@ def test_known_messages_are_in_the_pot() -> None:
     assert "usage: play <move>" in ids  # the engine
 
 
+def test_web_messages_inside_template_literals_are_extracted(tmp_path: Path) -> None:
+    from babel.messages.extract import extract_from_file
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f, "babel.cfg")
+    pattern, method = next((p, m) for p, m in method_map if m == "javascript")
+    options = dict(options_map[pattern])
+    keywords = {**tool.KEYWORDS, **options.pop("keywords", {})}
+    src = tmp_path / "demo.js"
+    src.write_text('el("span", {}, `${n} ${t("(you)")} ${tn("{n} cube", "{n} cubes", n)}`);\n'
+                   'x = t("plain");\n', encoding="utf-8")
+    found = [m[1] for m in extract_from_file(method, str(src), keywords=keywords,
+                                             options=options)]
+    assert found == [("(you)"), ("{n} cube", "{n} cubes"), "plain"]
+
+
 # --- the check itself fails on a broken catalogue -------------------------------------------------
 def _template() -> Catalog:
     template = Catalog(domain="rulebox")
