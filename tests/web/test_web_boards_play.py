@@ -299,3 +299,31 @@ def test_hit_areas_are_at_least_44_px_on_a_phone(phone: Any, server: ServerProce
         "#controls button:not([hidden])",
         "ns => ns.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)")
     assert all(h >= 44 for h in buttons), buttons
+
+
+@pytest.mark.skipif("discs" not in game_ids(), reason="Discs is not registered")
+def test_discs_a_pin_moved_by_keyboard(page: Any, server: ServerProcess, api: Api) -> None:
+    g = api.create("discs", ["human", "human"], hotseat=True, seed="3")
+    play_api(api, g, ["arrange RGBGBRBRG", "choose silver a1c3"])  # first holds a3 and c1
+    open_game(page, server, g)
+    assert "c1.nw-b1.ne" in state(page)["legal"]  # along the line to the west
+    focus_board(page)
+    page.focus('[data-hole="c1.nw"]')
+    assert page.get_attribute('[data-hole="c1.nw"]', "aria-label") == (
+        "hole c1.nw: a black pin of first")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-hole="c1.nw"].chosen')
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.hole") == "b1.ne"
+    assert page.get_attribute('[data-hole="b1.ne"]', "aria-label") == "hole b1.ne: empty"
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.rulebox.state.ply === 3")
+    assert state(page)["history"][-1] == "c1.nw-b1.ne"
+    # the turn ends by its button, reached with Tab
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.move") == "end":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.rulebox.state.ply === 4")
+    assert state(page)["history"][-1] == "end"
