@@ -299,3 +299,42 @@ def test_the_tool_lists_what_is_untranslated() -> None:
     finally:
         sys.stdout = sys_stdout
     assert out.getvalue().startswith("# de: ")
+
+
+# --- the server: errors and the table's events in each request's language ------------------------
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> object:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    from rulebox.server.testing import ServerProcess
+
+    folder = tmp_path_factory.mktemp("i18n-server")
+    srv = ServerProcess(f"sqlite:///{folder / 'rulebox.db'}", log=folder / "server.log").start()
+    yield srv.url
+    srv.stop()
+
+
+def test_the_server_answers_in_each_requests_language(server_url: str) -> None:
+    import httpx
+
+    with httpx.Client(base_url=server_url, timeout=30) as client:
+        g = client.post("/api/games", json={"game": "columns", "seats": ["human", "human"],
+                                             "options": {"seed": "5"}}).json()
+        gid, token = g["id"], g["seats"][0]["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        refused = client.post(f"/api/games/{gid}/moves", json={"move": "Ra9"},
+                              headers={**auth, "Accept-Language": "de-DE,de;q=0.9"})
+        assert refused.status_code >= 400
+        assert "es gibt keinen Stab a9 (Stäbe sind a1 bis d3)" in refused.json()["error"]["message"]
+        played = client.post(f"/api/games/{gid}/moves", json={"move": "Ra1"},
+                             headers={**auth, "Accept-Language": "ru"})
+        assert played.status_code == 200, played.text
+        texts = {}
+        for lang in ("en", "de", "ru"):
+            st = client.get(f"/api/games/{gid}?lang={lang}", headers=auth).json()
+            texts[lang] = [e["text"] for e in st["events"] if e["kind"] == "move"]
+        assert texts["en"] == ["player 0 (light, person) plays Ra1"]
+        assert texts["de"] == ["Spieler 0 (hell, Mensch) spielt Ra1"]
+        assert texts["ru"] == ["игрок 0 (светлый, человек) играет Ra1"]
+        ru = client.get("/api/i18n/ru").json()
+        assert ru["messages"]["{n} move"] == ["{n} ход", "{n} хода", "{n} ходов"]

@@ -64,7 +64,7 @@ from rulebox.ai.budget import DEFAULT_TIME, TurnClock, more_decisions_follow
 from rulebox.core.errors import RuleboxError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.registry import game_entry
-from rulebox.i18n import N_, _, ngettext
+from rulebox.i18n import N_, _, ngettext, use_language
 from rulebox.match.agents import PERSON_NAMES, AgentSpec
 from rulebox.match.announce import announcer, kind_of
 from rulebox.match.clock import Clock
@@ -866,7 +866,8 @@ class Table:
         else:
             assert seat.agent is not None
             who = seat.agent.name
-        seat_name = self.entry.seat_name(p)
+        with use_language("en"):  # the English name is the message id, said when shown
+            seat_name = self.entry.seat_name(p)
         return SeatRef(p, "" if seat_name == f"player {p}" else seat_name, who)
 
     def describe_end(self) -> str:
