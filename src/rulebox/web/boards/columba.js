@@ -84,7 +84,7 @@ function squaresOf(move) {
 /** What is on square k, for a screen reader. */
 function squareLabel(ctx, k, sq, cote, hot) {
   let text;
-  if (!sq) text = t("{square}: grass", { square: k });
+  if (!sq) text = t("{square}: empty", { square: k });
   else if (sq[0] === "field") text = t("{square}: a {colour} wild pigeon", { square: k, colour: PIGEON_WORD[sq[1]] ? PIGEON_WORD[sq[1]]() : sq[1] });
   else if (sq[0] === "tile") text = t("{square}: a {colour} tile of {seat}", { square: k, colour: PIGEON_WORD[sq[1]] ? PIGEON_WORD[sq[1]]() : sq[1], seat: seatName(ctx, sq[2]) });
   else if (sq[0] === "falcon") text = t("{square}: a falcon of {seat}", { square: k, seat: seatName(ctx, sq[1]) });
