@@ -865,7 +865,10 @@ class GameService:
                 if live.computer_task is not None:
                     live.computer_task.cancel()
                     live.computer_task = None
-                await self._store_state(live, before)
+                try:
+                    await self._store_state(live, before)
+                except ApiError:  # another process changed (or expired) it first: skip it
+                    continue
                 done += 1
             await self.broadcast(live)
         return done

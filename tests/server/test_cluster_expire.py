@@ -1,0 +1,64 @@
+"""Abandoned games on a shared PostgreSQL database (issue 20): a process whose copy of one
+game is behind still expires the others in the same round (the game another process changed
+is left to the next round, after a reload)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from rulebox.server.limits import Limits
+from rulebox.server.service import GameService
+from rulebox.server.store import Store
+from rulebox.server.testing import drop_schema, fresh_schema, postgres_reachable
+
+PG = os.environ.get("RULEBOX_TEST_POSTGRES_URL")
+
+
+def service(url: str, expire_after: float) -> GameService:
+    svc = GameService(Store(url), think_workers=1, limits=Limits(expire_after=expire_after))
+    if svc._procs is not None:  # no computer seats here: no think workers
+        svc._procs.shutdown(wait=True)
+        svc._procs = None
+    return svc
+
+
+@pytest.mark.skipif(not postgres_reachable(PG), reason="no PostgreSQL at RULEBOX_TEST_POSTGRES_URL")
+def test_a_stale_copy_does_not_stop_the_round_of_expiry() -> None:
+    assert PG is not None
+    url = fresh_schema(PG)
+
+    async def scenario() -> tuple[int, bool, bool]:
+        a, b = service(url, 3600.0), service(url, 0.5)
+        try:
+            g1 = await a.create("columns", {"seed": "1"}, ["human", "human"])
+            await b.live(g1["id"])  # b holds g1 at version 0
+            await a.play(g1["id"], g1["seats"][0]["token"], "Ra1")  # a moves it on
+            g2 = await a.create("columns", {"seed": "2"}, ["human", "human"])
+            await b.live(g2["id"])
+            await asyncio.sleep(1.0)
+            started = time.monotonic()
+            done = await b.expire_abandoned()  # g1 first (oldest): b's copy is behind
+            assert time.monotonic() - started < 30
+            fresh = service(url, 3600.0)
+            try:
+                over1 = (await fresh.live(g1["id"])).over()
+                over2 = (await fresh.live(g2["id"])).over()
+            finally:
+                await fresh.close()
+            return done, over1, over2
+        finally:
+            await a.close()
+            await b.close()
+
+    try:
+        done, over1, over2 = asyncio.run(scenario())
+    finally:
+        drop_schema(url)
+    assert over2 and done == 1  # the round went on past the game b held on an old version
+    assert not over1  # refused on its old version (the next round expires it, reloaded)
