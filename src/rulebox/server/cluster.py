@@ -83,6 +83,8 @@ def reload(svc: GameService, live: LiveGame, stored: Any) -> None:
     if stored.agreed and table.ending is None:
         table._agree()
     live.table = table
+    if getattr(stored, "rematch", None):
+        live.rematch = stored.rematch
 
 
 async def overtaken(svc: GameService, live: LiveGame) -> ApiError:

@@ -432,10 +432,10 @@ class GameService:
                                              quota=self.limits.quota), retry_after=60)
 
     async def _start(self, entry: GameEntry, table: Table, records: list[SeatRecord],
-                     hotseat: bool) -> LiveGame:
-        """Store a new table and hold it live."""
+                     hotseat: bool, gid: str | None = None) -> LiveGame:
+        """Store a new table (under ``gid``, else a new id) and hold it live."""
         self._start_sweeper()
-        gid = _new_id()
+        gid = gid or _new_id()
         await self._in_db(self.store.create_game, gid, entry.id,
                           [s.to_record() for s in records], hotseat, table.to_json())
         live = LiveGame(gid, entry, table, records, hotseat)
@@ -476,7 +476,8 @@ class GameService:
             table.version = max(table.version, stored.version)
             if stored.agreed and table.ending is None:  # stored before tables kept endings
                 table._agree()
-            live = LiveGame(gid, entry, table, records, stored.hotseat)
+            live = LiveGame(gid, entry, table, records, stored.hotseat,
+                            rematch=stored.rematch)
             self._live[gid] = live
             self._loading.pop(gid, None)
             self._evict()
@@ -675,7 +676,20 @@ class GameService:
             if not same_deal:  # dealt anew by the operating system's randomness
                 table.game = server_deal(live.entry.id, table.game.options())
             table.deal = seal(table.game)
-            fresh = await self._start(live.entry, table, records, live.hotseat)
+            # named in storage first, so that of two processes asked at once only one starts it
+            new_id = _new_id()
+            claimed = await self._in_db(self.store.claim_rematch, live.id, new_id)
+            if claimed is None or claimed != new_id:
+                live.rematch = claimed
+                if claimed is None:
+                    raise ApiError(404, "no_such_game", _("there is no game with this id"))
+                return {"id": claimed}
+            try:
+                fresh = await self._start(live.entry, table, records, live.hotseat, new_id)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self._in_db(self.store.release_rematch, live.id, new_id)
+                raise
             live.rematch = fresh.id
         await self.broadcast(live)
         return {"id": fresh.id}

@@ -63,6 +63,7 @@ class GameRow(Base):
     over: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)
     agreed: Mapped[str | None] = mapped_column(Text, nullable=True)  # e.g. a draw by agreement
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -124,6 +125,7 @@ class StoredGame:
     version: int
     created_at: datetime
     agreed: str | None = None
+    rematch: str | None = None
 
 
 def default_db_url() -> str:
@@ -188,6 +190,9 @@ class Store:
         cols = {c["name"] for c in inspect(conn).get_columns(GameRow.__tablename__)}
         if "agreed" not in cols:
             conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN agreed TEXT"))
+        if "rematch" not in cols:
+            conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} "
+                              "ADD COLUMN rematch VARCHAR(32)"))
 
     def close(self) -> None:
         """Release every connection."""
@@ -307,8 +312,27 @@ class Store:
             return StoredGame(
                 id=row.id, game=row.game, seats=json.loads(row.seats), hotseat=row.hotseat,
                 state=json.loads(row.state), version=row.version, created_at=row.created_at,
-                agreed=row.agreed,
+                agreed=row.agreed, rematch=row.rematch,
             )
+
+    def claim_rematch(self, game_id: str, new_id: str) -> str | None:
+        """Name ``new_id`` the rematch of ``game_id`` unless it has one already (one
+        conditional update: of two processes asked at once, one wins). Answers the rematch's id
+        (``new_id`` or the one named first); ``None`` for an unknown game."""
+        with self._write() as s:
+            done = s.execute(update(GameRow).where(GameRow.id == game_id,
+                                                   GameRow.rematch.is_(None))
+                             .values(rematch=new_id))
+            if getattr(done, "rowcount", 0) == 1:
+                return new_id
+            return s.execute(select(GameRow.rematch).where(GameRow.id == game_id)
+                             ).scalar_one_or_none()
+
+    def release_rematch(self, game_id: str, new_id: str) -> None:
+        """Forget a claimed rematch whose game could not be stored."""
+        with self._write() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.rematch == new_id)
+                      .values(rematch=None))
 
     def version_of(self, game_id: str) -> int | None:
         """The stored version of a game (one indexed read), or ``None``."""

@@ -1,6 +1,6 @@
-"""Abandoned games on a shared PostgreSQL database (issue 20): a process whose copy of one
-game is behind still expires the others in the same round (the game another process changed
-is left to the next round, after a reload)."""
+"""Two services on one database (issue 20), in one test process: abandoned games expire past a
+copy that is behind; a rematch asked of two processes at once (or after a restart) is one game.
+"""
 
 from __future__ import annotations
 
@@ -62,3 +62,46 @@ def test_a_stale_copy_does_not_stop_the_round_of_expiry() -> None:
         drop_schema(url)
     assert over2 and done == 1  # the round went on past the game b held on an old version
     assert not over1  # refused on its old version (the next round expires it, reloaded)
+
+
+def rematch_race(url: str) -> tuple[str, str, str, int]:
+    async def scenario() -> tuple[str, str, str, int]:
+        a, b = service(url, 3600.0), service(url, 3600.0)
+        try:
+            g = await a.create("columns", {"seed": "3"}, ["human", "human"])
+            tok = g["seats"][0]["token"]
+            await a.resign(g["id"], tok)
+            await b.live(g["id"])
+            one, two = await asyncio.gather(a.rematch(g["id"], tok),
+                                            b.rematch(g["id"], g["seats"][1]["token"]))
+            later = service(url, 3600.0)  # a restarted process
+            try:
+                three = await later.rematch(g["id"], tok)
+                shown = later.payload(await later.live(g["id"]), 0)["rematch"]
+            finally:
+                await later.close()
+            assert shown == three["id"]
+            games = len(await a._in_db(a.store.recent, 50))
+            return one["id"], two["id"], three["id"], games
+        finally:
+            await a.close()
+            await b.close()
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.skipif(not postgres_reachable(PG), reason="no PostgreSQL at RULEBOX_TEST_POSTGRES_URL")
+def test_a_rematch_asked_of_two_processes_at_once_is_one_game() -> None:
+    assert PG is not None
+    url = fresh_schema(PG)
+    try:
+        one, two, three, games = rematch_race(url)
+    finally:
+        drop_schema(url)
+    assert one == two == three
+    assert games == 2  # the game and its one rematch
+
+
+def test_the_rematch_link_outlives_a_restart(tmp_path: object) -> None:
+    one, two, three, games = rematch_race(f"sqlite:///{tmp_path}/r.db")
+    assert one == two == three and games == 2
