@@ -27,6 +27,7 @@ from rulebox.games.columba.moves import ColumbaMove
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE, SEATS
 from rulebox.games.columba.rules import Columba
 from rulebox.games.columba.territory import FALCON, FIELD
+from rulebox.i18n import _
 
 BG = ("black on grey93", "black on grey58", "white on dark_orange3", "white on grey11")
 PLAYER_STYLE = ("bold red", "bold magenta", "bold yellow", "bold green")
@@ -189,7 +190,7 @@ def explain(game: Columba, arg: str) -> str:
     word = arg.strip().lower()
     if word in ("", "card", "hand"):
         if game.phase != PLACE or game.hand is None:
-            return "There is no card in hand to lay now."
+            return _("There is no card in hand to lay now.")
         moves: list[ColumbaMove] = [m for m in game.legal_moves() if m.verb == "place"]
         captures: list[str] = []
         touches: list[str] = []
@@ -200,44 +201,47 @@ def explain(game: Columba, arg: str) -> str:
             covered = [m.sq + o for o in OFFSETS if m.sq + o in sq]
             if covered:
                 what = "".join(COLOURS[sq[k][1]] for k in covered)
-                captures.append(f"{m} (captures {what})")
+                captures.append(_("{m} (captures {what})").format(m=m, what=what))
             else:
                 touches.append(str(m))
         lines = [f"Card {game.hand} {_card_text(game.hand)} may go to {len(moves)} places."]
         if captures:
-            lines.append(f"Capturing ({len(captures)}): " + "; ".join(captures))
+            lines.append(_("Capturing ({n_captures}): {captures}").format(
+                             n_captures=len(captures), captures="; ".join(captures)))
         else:
-            lines.append("No capture is possible (CB-3, CB-4).")
-        lines.append(f"Touching the territory ({len(touches)}): " + ", ".join(touches[:60])
-                     + (" ..." if len(touches) > 60 else ""))
+            lines.append(_("No capture is possible (CB-3, CB-4)."))
+        lines.append(_("Touching the territory ({n_touches}): {touche}{what}").format(
+                         n_touches=len(touches), touche=", ".join(touches[:60]),
+                         what=" ..." if len(touches) > 60 else ""))
         return "\n".join(lines)
     if word in ("roles", "role", "officia"):
         if game.role(0) is None:
-            return "This game has no Officia roles (officia=0)."
+            return _("This game has no Officia roles (officia=0).")
         power, _marshal, _second = game.turn_powers()
         lines = [f"{SEATS[p]} (player {p}): {game.role(p)} - {POWERS[game.role(p) or '']}"
                  for p in range(game.num_players)]
         p = game.current_player()
         if p >= 0 and game.role(p) != "falconer":
-            lines.append(f"The {game.role(p)}'s power has "
-                         + ("been used" if power else "not been used") + " this turn.")
+            lines.append(_("The {role}'s power has {what} this turn.").format(
+                             role=game.role(p),
+                             what=_("been used") if power else _("not been used")))
         return "\n".join(lines)
     if word in ("estates", "estate", "score", "scores"):
         rows = [f"{SEATS[o]} (player {o}): {'large' if lg else 'small'} dovecote at "
                 f"{sq_text(k)}, {_pigeons(len(m))} -> {len(m) * (2 if lg else 1)} points"
                 for o, k, lg, m in game.estates()]
-        rows.append("Scores now (an unfinished objective costs 4): "
-                    + ", ".join(str(s) for s in game.scores()))
+        rows.append(_("Scores now (an unfinished objective costs 4): {s}").format(
+                        s=", ".join(str(s) for s in game.scores())))
         return "\n".join(rows)
     try:
         from rulebox.games.columba.moves import parse_columba_move
 
         k = parse_columba_move(f"falcon {word}").sq
     except ValueError:
-        return "explain card | estates | roles | x,y"
+        return _("explain card | estates | roles | x,y")
     s = game.squares().get(k)
     if s is None:
-        return f"{sq_text(k)} is empty."
+        return _("{square} is empty.").format(square=sq_text(k))
     kind, colour, turn, who, card = s
     owner = game.estate_owner(k)
     est = f"in {SEATS[owner]}'s estate" if owner >= 0 else "in no estate"
@@ -245,11 +249,15 @@ def explain(game: Columba, arg: str) -> str:
         est += (" (a falcon cut it off: wild again, it may be captured, CB-3)" if k in game.freed()
                 else " (not cut off by a falcon: still domesticated, CB-3)")
     if kind == FALCON:
-        return f"{sq_text(k)}: a falcon laid by {SEATS[who]} on turn {turn + 1}."
+        return _("{square}: a falcon laid by {seat} on turn {turn}.").format(
+                   square=sq_text(k), seat=SEATS[who], turn=turn + 1)
     if kind == FIELD:
-        return f"{sq_text(k)}: a wild {COLOURS[colour]} pigeon of card {card}, {est}."
-    return (f"{sq_text(k)}: a domesticated {COLOURS[colour]} tile laid by {SEATS[who]} on turn "
-            f"{turn + 1}, {est}.")
+        return _("{square}: a wild {colour} pigeon of card {card}, {est}.").format(
+                   square=sq_text(k), colour=COLOURS[colour], card=card, est=est)
+    return (_("{square}: a domesticated {colour} tile laid by {seat} on turn {turn}, "
+              "{est}.").format(
+                square=sq_text(k), colour=COLOURS[colour], seat=SEATS[who], turn=turn + 1,
+                est=est))
 
 
 def _pigeons(n: int) -> str:

@@ -78,8 +78,10 @@ def piece_text(piece: int) -> str:
 
 
 def piece_words(piece: int) -> str:
-    """``red 2``, ``black 3``."""
-    return ("red " if RED[piece] else "black ") + str(NUMBER[piece])
+    """``red 2``, ``black 3`` (in the current language)."""
+    if RED[piece]:
+        return _("red {number}").format(number=NUMBER[piece])
+    return _("black {number}").format(number=NUMBER[piece])
 
 
 PIECE_BY_TEXT: dict[str, int] = {piece_text(p): p for p in range(1, 9)}

@@ -25,6 +25,7 @@ from rulebox.games.countred.moves import (
     piece_words,
 )
 from rulebox.games.countred.rules import CLAIM_AT, FIFTY, PARITY_WORDS, CountRed
+from rulebox.i18n import _, ngettext
 
 SEATS = ("player 0", "player 1")
 RED_STYLE = "bold red"
@@ -88,7 +89,7 @@ def render(game: CountRed, player: int | None = None) -> Text:
 
 
 def _parity(n: int) -> str:
-    return PARITY_WORDS[n % 2]
+    return _(PARITY_WORDS[n % 2])
 
 
 def explain(game: CountRed, arg: str) -> str:
@@ -101,12 +102,15 @@ def explain(game: CountRed, arg: str) -> str:
         try:
             move = parse_countred_move(text)
         except InvalidMoveError:
-            return "explain a field (e.g. B2) or a move (e.g. B2-C2)"
+            return _("explain a field (e.g. B2) or a move (e.g. B2-C2)")
         if move.is_claim:
             n = game.occurrences()
             return (
-                f"This position has occurred {n} time{'s' if n != 1 else ''}; a draw can be "
-                f"claimed from the {CLAIM_AT}rd occurrence on, and the 5th draws at once [CR-12]."
+                ngettext("This position has occurred {n} time; a draw can be claimed from the "
+                         "{claim_at}rd occurrence on, and the 5th draws at once",
+                         "This position has occurred {n} times; a draw can be claimed from the "
+                         "{claim_at}rd occurrence on, and the 5th draws at once", n).format(
+                    n=n, claim_at=CLAIM_AT) + " [CR-12]."
             )
         return _explain_move(game, move.src, move.dst)
     return _explain_field(game, s)
@@ -121,59 +125,72 @@ def _explain_move(game: CountRed, s: int, t: int) -> str:
     p = _mover(game)
     name = f"{FIELD_NAMES[s]}-{FIELD_NAMES[t]}"
     why = game.why_illegal(p, s, t)
-    lines = [f"{name} for player {p} ({PARITY_WORDS[game.parity(p)]} counts):"]
+    lines = [_("{move} for player {p} ({parity} counts):").format(
+        move=name, p=p, parity=_(PARITY_WORDS[game.parity(p)]))]
     if game.pieces(s) and s != t and len(game.pieces(t)) < 2:
         n, how = game.lift_count(s)
-        lines.append(f"  lift:  {n} ({how}): {_parity(n)}")
+        lines.append(_("  lift:  {n} ({how}): {parity}").format(n=n, how=how, parity=_parity(n)))
         piece = game.pieces(s)[-1]
         if game.pieces(t) or NUMBER[piece] == VALUE[t]:
             n, how = game.set_count(s, t)
-            lines.append(f"  set:   {n} ({how}): {_parity(n)}")
+            lines.append(_("  set:   {n} ({how}): {parity}").format(
+                             n=n, how=how, parity=_parity(n)))
     if why is None:
-        lines.append("  legal: both counts have the mover's parity [CR-8].")
+        lines.append(_("  legal: both counts have the mover's parity [CR-8]."))
     else:
-        lines.append(f"  illegal: {why[0]} [{why[1]}]")
+        lines.append(_("  illegal: {why} [{why2}]").format(why=why[0], why2=why[1]))
     return "\n".join(lines)
 
 
 def _explain_field(game: CountRed, s: int) -> str:
     src = FIELD_NAMES[s]
     pieces = game.pieces(s)
-    head = f"{src} is worth {VALUE[s]}" + (" and is locked" if game.is_locked(s) else "")
+    head = (_("{field} is worth {value} and is locked") if game.is_locked(s)
+            else _("{field} is worth {value}")).format(field=src, value=VALUE[s])
     if not pieces:
-        return head + "; it is empty. It takes a piece numbered " + f"{VALUE[s]} [CR-6]."
+        return _("{head}; it is empty. It takes a piece numbered {value} [CR-6].").format(
+                   head=head, value=VALUE[s])
     piece = pieces[-1]
     lines = []
     if len(pieces) == 2:
         lines.append(
-            f"{head}; it holds a stack: the {piece_words(piece)} on the "
-            f"{piece_words(pieces[0])}, formed by player {game.former(s)}."
+            _("{head}; it holds a stack: the {piece_words} on the {piece_words2}, "
+              "formed by player {former}.").format(
+                head=head, piece_words=piece_words(piece), piece_words2=piece_words(pieces[0]),
+                former=game.former(s))
         )
         n, how = game.lift_count(s)
-        lines.append(f"Lifting the {piece_words(piece)} (CR-5) counts {n} ({how}): {_parity(n)}.")
+        lines.append(_("Lifting the {piece_words} (CR-5) counts {n} ({how}): {parity}.").format(
+                         piece_words=piece_words(piece), n=n, how=how, parity=_parity(n)))
     else:
-        lines.append(f"{head}; it holds the {piece_words(piece)}.")
+        lines.append(_("{head}; it holds the {piece_words}.").format(
+                         head=head, piece_words=piece_words(piece)))
         n, how = game.lift_count(s)
         around = [
             f"{FIELD_NAMES[g]} {game.red_count(g)}" for g in NEIGHBOURS[s] if game.red_count(g)
         ]
         lines.append(
-            f"Lifting it (CR-4) counts {n} ({how}; red on: {', '.join(around) or 'none'}): "
-            f"{_parity(n)}."
+            _("Lifting it (CR-4) counts {n} ({how}; red on: {value}): {parity}.").format(
+                n=n, how=how, value=", ".join(around) or _("none"), parity=_parity(n))
         )
     p = _mover(game)
     lifters = []
     for q in (0, 1):
-        turn = " (to move)" if q == p and game.outcome() is None else ""
-        who = f"Player {q}{turn}, on {PARITY_WORDS[game.parity(q)]} counts,"
+        if q == p and game.outcome() is None:
+            who = _("Player {q} (to move), on {parity} counts,").format(
+                q=q, parity=_(PARITY_WORDS[game.parity(q)]))
+        else:
+            who = _("Player {q}, on {parity} counts,").format(
+                q=q, parity=_(PARITY_WORDS[game.parity(q)]))
         problem = game.lift_problem(q, s)
         if problem is None:
             lifters.append(q)
-            lines.append(f"{who} may lift it.")
+            lines.append(_("{who} may lift it.").format(who=who))
         else:
-            lines.append(f"{who} may not lift it: {problem[0]} [{problem[1]}]")
+            lines.append(_("{who} may not lift it: {problem} [{problem2}]").format(
+                             who=who, problem=problem[0], problem2=problem[1]))
     for q in lifters:
-        lines.append(f"Where player {q} could set it:")
+        lines.append(_("Where player {q} could set it:").format(q=q))
         for t in range(NUM_FIELDS):
             if t == s:
                 continue
@@ -181,16 +198,17 @@ def _explain_field(game: CountRed, s: int) -> str:
             on_t = game.pieces(t)
             why = game.why_illegal(q, s, t)
             if len(on_t) == 2:
-                lines.append(f"  {dst}: no, it holds two pieces [CR-3]")
+                lines.append(_("  {dst}: no, it holds two pieces").format(dst=dst) + " [CR-3]")
                 continue
             if not on_t and NUMBER[piece] != VALUE[t]:
                 continue  # the wrong row: listed once below
             n, how = game.set_count(s, t)
-            verdict = "yes" if why is None else "no"
-            lines.append(f"  {dst}: {verdict}, {n} ({how}): {_parity(n)}")
+            verdict = _("yes") if why is None else _("no")
+            lines.append(_("  {dst}: {verdict}, {n} ({how}): {parity}").format(
+                             dst=dst, verdict=verdict, n=n, how=how, parity=_parity(n)))
         lines.append(
-            f"  Empty fields of other rows do not take it: a piece numbered {NUMBER[piece]} "
-            f"goes only on an empty field worth {NUMBER[piece]} [CR-6]."
+            _("  Empty fields of other rows do not take it: a piece numbered {number} "
+              "goes only on an empty field worth {number} [CR-6].").format(number=NUMBER[piece])
         )
     return "\n".join(lines)
 
@@ -202,13 +220,14 @@ def announce(game: CountRed, mover: int, before: dict) -> list[str]:
     lines = []
     new_locks = sorted(set(after["locked"]) - set(before["locked"]))
     if new_locks:
-        lines.append(f"three in a column: {', '.join(new_locks)} are locked; player {mover} "
-                     "earns a bonus move [CR-10]")
+        lines.append(_("three in a column: {new_locks} are locked; player {mover} "
+                       "earns a bonus move").format(
+                         new_locks=', '.join(new_locks), mover=mover) + " [CR-10]")
     if game.is_terminal():
         return lines
     nxt = game.current_player()
     expected = mover if new_locks else 1 - mover
     if nxt != expected:
-        lines.append(f"player {expected} has no legal move and is skipped; player {nxt} moves "
-                     "again [CR-11]")
+        lines.append(_("player {expected} has no legal move and is skipped; player "
+                       "{nxt} moves again").format(expected=expected, nxt=nxt) + " [CR-11]")
     return lines

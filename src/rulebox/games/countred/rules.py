@@ -63,7 +63,7 @@ from rulebox.games.countred.moves import (
 from rulebox.games.countred.words import SEAT_NAMES
 from rulebox.games.countred.words import describe as _describe
 from rulebox.games.countred.words import highlights as _highlights
-from rulebox.i18n import _, ngettext
+from rulebox.i18n import N_, _, ngettext
 
 FIFTY = 50
 """Moves without a new three that draw the game (CR-13)."""
@@ -72,7 +72,8 @@ CLAIM_AT = 3
 DRAW_AT = 5
 """Occurrence of a position that draws the game at once (CR-12)."""
 
-PARITY_WORDS = ("even", "odd")
+PARITY_WORDS = (N_("even"), N_("odd"))
+"""English message ids: translated where shown (``_(PARITY_WORDS[p])``)."""
 
 _FIELD_BITS = 9  # bottom (4 bits), top (4 bits), lock (1 bit)
 _ALL = (1 << NUM_FIELDS) - 1
@@ -462,12 +463,13 @@ class CountRed(Game):
         """The count for lifting the top piece of ``s`` (CR-4 or CR-5) and how it comes out."""
         if self._top[s]:
             n = self.red_count(s)
-            return n, "the stack itself, no neighbours"
+            return n, _("the stack itself, no neighbours")
         piece = self._bot[s]
         around = sum(self.red_count(g) for g in NEIGHBOURS[s])
         if RED[piece]:
-            return around + 1, f"{around} on the neighbouring fields + the piece itself"
-        return around, "on the neighbouring fields; the black piece itself does not count"
+            return around + 1, _("{n} on the neighbouring fields + the piece itself").format(
+                n=around)
+        return around, _("on the neighbouring fields; the black piece itself does not count")
 
     def set_count(self, s: int, t: int) -> tuple[int, str]:
         """The count for setting the top piece of ``s`` on ``t`` (CR-6 or CR-7)."""
@@ -475,10 +477,13 @@ class CountRed(Game):
         red = RED[piece]
         if self._bot[t]:
             n = red + self.red_count(t)
-            return n, "the new stack, no neighbours"
+            return n, _("the new stack, no neighbours")
         around = sum(self.red_count(g) - (red if g == s else 0) for g in NEIGHBOURS[t])
-        own = " + the piece itself" if red else "; the black piece itself does not count"
-        return around + red, f"{around} around {FIELD_NAMES[t]} after the move{own}"
+        if red:
+            return around + red, _("{n} around {field} after the move + the piece itself").format(
+                n=around, field=FIELD_NAMES[t])
+        return around, _("{n} around {field} after the move; the black piece itself does not "
+                         "count").format(n=around, field=FIELD_NAMES[t])
 
     def why_illegal(self, player: int, s: int, t: int) -> Illegal | None:
         """An :class:`Illegal` (reason, rule) if ``player`` may not move the top piece of ``s``
@@ -501,7 +506,7 @@ class CountRed(Game):
         piece = self._top[s] or self._bot[s]
         name = piece_words(piece)
         n, how = self.lift_count(s)
-        mine = PARITY_WORDS[self._parity[player]]
+        mine = _(PARITY_WORDS[self._parity[player]])
         if self._top[s]:
             if self._former[s] != player:
                 return Illegal(
@@ -514,7 +519,7 @@ class CountRed(Game):
                     _("lifting the {name} from the stack on {src} counts {reds} "
                       "({how}): {parity_word}, but you move on {mine} counts").format(
                         name=name, src=src, reds=_reds(n), how=how,
-                        parity_word=PARITY_WORDS[n % 2], mine=mine),
+                        parity_word=_(PARITY_WORDS[n % 2]), mine=mine),
                     "CR-5",
                 )
             return None
@@ -527,7 +532,7 @@ class CountRed(Game):
                 _("lifting the {name} from {src} counts {reds} ({how}): {parity_word}, "
                   "but you move on {mine} counts").format(
                     name=name, src=src, reds=_reds(n), how=how,
-                    parity_word=PARITY_WORDS[n % 2], mine=mine),
+                    parity_word=_(PARITY_WORDS[n % 2]), mine=mine),
                 "CR-4",
             )
         return None
@@ -549,14 +554,16 @@ class CountRed(Game):
         if n % 2 == self._parity[player]:
             return None
         if self._bot[t]:
-            what, rule = f"stacking the {name} on the {piece_words(self._bot[t])} at {dst}", "CR-7"
+            what = _("stacking the {name} on the {below} at {dst}").format(
+                name=name, below=piece_words(self._bot[t]), dst=dst)
+            rule = "CR-7"
         else:
-            what, rule = f"setting the {name} on {dst}", "CR-6"
+            what, rule = _("setting the {name} on {dst}").format(name=name, dst=dst), "CR-6"
         return Illegal(
             _("{what} counts {reds} ({how}): {parity_word}, but you move on "
               "{parity_word2} counts").format(
-                what=what, reds=_reds(n), how=how, parity_word=PARITY_WORDS[n % 2],
-                parity_word2=PARITY_WORDS[self._parity[player]]),
+                what=what, reds=_reds(n), how=how, parity_word=_(PARITY_WORDS[n % 2]),
+                parity_word2=_(PARITY_WORDS[self._parity[player]])),
             rule,
         )
 
@@ -873,11 +880,17 @@ def _nth(n: int) -> str:
 
 
 def _times(n: int) -> str:
-    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+    if n == 0:
+        return _("never")
+    if n == 1:
+        return _("once")
+    if n == 2:
+        return _("twice")
+    return ngettext("{n} time", "{n} times", n).format(n=n)
 
 
 def _reds(n: int) -> str:
-    return f"{n} red piece{'s' if n != 1 else ''}"
+    return ngettext("{n} red piece", "{n} red pieces", n).format(n=n)
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a pure function of the key; states repeat it often

@@ -12,20 +12,25 @@ from rulebox.games.discs.geometry import (
 )
 from rulebox.games.discs.moves import DiscsMove, Kind
 from rulebox.games.discs.rules import Discs
+from rulebox.i18n import _
 
 
 def _say(move: DiscsMove) -> str:
     k = move.kind
     if k == Kind.STEP:
         how = "along the line" if move.line >= 0 else "within its disc"
-        return f"{move}: move the pin from {HOLE_NAMES[move.a]} to {HOLE_NAMES[move.b]} {how}"
+        return _("{move}: move the pin from {hole} to {hole2} {how}").format(
+                   move=move, hole=HOLE_NAMES[move.a], hole2=HOLE_NAMES[move.b], how=how)
     if k == Kind.TURN:
         way = "clockwise" if move.b > 0 else "anticlockwise"
-        return f"{move}: turn {DISC_NAMES[move.a]} a quarter turn {way} (pins turn with it)"
+        return _("{move}: turn {disc} a quarter turn {way} (pins turn with it)").format(
+                   move=move, disc=DISC_NAMES[move.a], way=way)
     if k == Kind.LOCK:
-        return f"{move}: reverse your pin in {HOLE_NAMES[move.a]}: nobody may turn its disc"
+        return _("{move}: reverse your pin in {hole}: nobody may turn its disc").format(
+                   move=move, hole=HOLE_NAMES[move.a])
     if k == Kind.BAR:
-        return f"{move}: put your barrier across this line: no pin may cross it"
+        return _("{move}: put your barrier across this line: no pin may cross it").format(
+                   move=move)
     return str(move)
 
 
@@ -45,7 +50,7 @@ def explain(game: Game, arg: str) -> str:
     """List the legal actions of the player to move that involve a disc (``b2``) or a hole
     (``b2.ne``), with what each does; or say why there are none."""
     if not isinstance(game, Discs):
-        return "explain works on a Discs game"
+        return _("explain works on a Discs game")
     key = "".join(arg.split()).lower()
     if key in HOLE_INDEX:
         hole = HOLE_INDEX[key]
@@ -53,7 +58,7 @@ def explain(game: Game, arg: str) -> str:
     elif key in DISC_INDEX:
         hole, disc = -1, DISC_INDEX[key]
     else:
-        return "explain a disc (b2) or a hole (b2.ne)"
+        return _("explain a disc (b2) or a hole (b2.ne)")
     if game.is_terminal():
         return game.describe_phase()
     where = HOLE_NAMES[hole] if hole >= 0 else DISC_NAMES[disc]
@@ -63,5 +68,6 @@ def explain(game: Game, arg: str) -> str:
     if moves:
         lines += ["  " + _say(m) for m in sorted(moves, key=str)]
     else:
-        lines.append(f"  no legal action of player {game.current_player()} involves {where} now")
+        lines.append(_("  no legal action of player {current_player} involves {where} "
+                       "now").format(current_player=game.current_player(), where=where))
     return "\n".join(lines)

@@ -28,6 +28,7 @@ from rulebox.games.solitaire36.board import (
     with_neighbour,
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
+from rulebox.i18n import _
 
 SEATS = ("player",)
 STYLES = (
@@ -133,12 +134,14 @@ def _explain_card(game: Solitaire36, card: int) -> str:
         names = ", ".join(
             f"{CELL_NAMES[c]} ({COLOUR_NAMES[game.cube(c)]})" for c in bits(targets)
         )
-        lines.append(f"It can remove the cubes marked >X<: {names}.")
+        lines.append(_("It can remove the cubes marked >X<: {names}.").format(names=names))
     else:
-        lines.append("It can remove no cube now (S36-3: while the pile lasts it may be discarded).")
+        lines.append(_("It can remove no cube now (S36-3: while the pile lasts it may "
+                       "be discarded)."))
     if isolated:
         names = ", ".join(CELL_NAMES[c] for c in bits(isolated))
-        lines.append(f"It matches {names}, but those cubes have no neighbour left (S36-2).")
+        lines.append(_("It matches {names}, but those cubes have no neighbour left "
+                       "(S36-2).").format(names=names))
     return grid_text(game, targets).plain + "\n" + "\n".join(lines)
 
 
@@ -155,8 +158,8 @@ def _explain_discards(game: Solitaire36) -> str:
         left = [CARD_CODES[c] for c in unseen if CARD_COLOUR[c] == colour]
         cubes = sum(game.cube(c) == colour for c in range(NUM_CELLS))
         lines.append(
-            f"  {COLOUR_NAMES[colour]:>6}: {cubes} cubes on the grid; unseen cards "
-            + (" ".join(left) or "none")
+            _("  {colour:>6}: {cubes} cubes on the grid; unseen cards {value}").format(
+                colour=COLOUR_NAMES[colour], cubes=cubes, value=" ".join(left) or _("none"))
         )
     return "\n".join(lines)
 
@@ -172,7 +175,8 @@ def explain(game: Solitaire36, arg: str) -> str:
     if card is None:
         faceup = " or ".join(CARD_CODES[c] for c in game.faceup()) or "Y4"
         return (
-            f"explain <card> (e.g. explain {faceup}) shows the cubes a card can remove; "
-            "explain discards shows the discard pile and the unseen cards"
+            _("explain <card> (e.g. explain {faceup}) shows the cubes a card can "
+              "remove; explain discards shows the discard pile and the unseen cards").format(
+                faceup=faceup)
         )
     return _explain_card(game, card)
