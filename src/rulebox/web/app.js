@@ -1039,12 +1039,35 @@ function showAnnouncements(st) {
   const fresh = events.filter((e) => page.seenEvent !== undefined && e.index > page.seenEvent);
   if (events.length) page.seenEvent = Math.max(page.seenEvent ?? -1, ...events.map((e) => e.index));
   else if (page.seenEvent === undefined) page.seenEvent = -1;
-  clear(list).append(...events.slice(-4).map((e) => el("li", {
-    class: `announcement kind-${e.kind}${fresh.includes(e) ? " fresh" : ""}`, "data-kind": e.kind,
-  }, e.text)));
+  clear(list).append(...events.slice(-4).map((e) => {
+    const { words, rules } = announcementParts(e);
+    return el("li", {
+      class: `announcement kind-${e.kind}${fresh.includes(e) ? " fresh" : ""}`, "data-kind": e.kind,
+    }, el("span", { class: "announcement-text" }, words), ...rules.map((rule) => ruleBadge(st.game, rule)));
+  }));
   list.hidden = events.length === 0;
   const last = fresh[fresh.length - 1];
-  if (last) toast(last.text, ["agent_error", "flag"].includes(last.kind) ? "error" : "info");
+  if (last) toast(announcementParts(last).words, ["agent_error", "flag"].includes(last.kind) ? "error" : "info");
+}
+
+/** An announcement's words without its rule IDs, and those IDs (the event's `rule`, else the
+ * bracketed IDs of its text, e.g. "... to the reserve [CB-4]"): the IDs become badges. */
+function announcementParts(e) {
+  const text = String(e.text || "");
+  const id = "[A-Z0-9]{2,4}-\\d+[a-z]?";
+  const group = new RegExp(`\\s*[[(]\\s*(${id}(?:\\s*[,;/]\\s*${id})*)\\s*[\\])]`, "g");
+  const bracketed = [...text.matchAll(group)].flatMap((m) => m[1].split(/\s*[,;/]\s*/));
+  const rules = [...new Set([...(e.rule ? [e.rule] : []), ...bracketed])];
+  const words = bracketed.length ? text.replace(group, "").replace(/\s+([,.:;])/g, "$1").trim() : text;
+  return { words, rules };
+}
+
+/** A rule ID as a small badge: one click opens the rules at that rule. */
+function ruleBadge(gameId, rule) {
+  const b = el("button", { class: "rule-badge", type: "button", "data-rule": rule,
+    title: t("Read rule {rule}", { rule }), "aria-label": t("Read rule {rule}", { rule }) }, rule);
+  b.addEventListener("click", () => showRules(gameId, rule));
+  return b;
 }
 
 // --- replay: any position of the game, from the log or the replay bar ---------------------------

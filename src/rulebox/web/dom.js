@@ -38,7 +38,12 @@ function inline(text) {
   for (const m of text.matchAll(re)) {
     if (m.index > last) frag.append(text.slice(last, m.index));
     const t = m[0];
-    if (t.startsWith("**")) frag.append(el("strong", {}, t.slice(2, -2)));
+    if (t.startsWith("**")) {
+      // a bold rule ID (the rulebooks' "**CR-10** Three: ...") stays a rule ID: the rules
+      // dialog finds it to show the rule asked for
+      const inner = t.slice(2, -2);
+      frag.append(el("strong", {}, /^[A-Z0-9]{2,4}-\d+[a-z]?$/.test(inner) ? el("span", { class: "rule-id" }, inner) : inner));
+    }
     else if (t.startsWith("`")) frag.append(el("code", {}, t.slice(1, -1)));
     else if (t.startsWith("*")) frag.append(el("em", {}, t.slice(1, -1)));
     else frag.append(el("span", { class: "rule-id" }, t));

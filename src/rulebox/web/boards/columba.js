@@ -9,7 +9,7 @@
 
 import { el, svg, clear } from "../dom.js";
 import { t, tn } from "../i18n.js";
-import { animate, focusedKey, highlightSet, lastMoves, roving, seatName, takeAnimation, turnEndingWithEnd } from "./common.js";
+import { animate, focusedKey, highlightSet, lastMoves, motionOK, roving, seatName, takeAnimation, turnEndingWithEnd } from "./common.js";
 
 const PIGEON = { W: "#f3efe6", G: "#9ca3ab", B: "#8b5a33", K: "#2a2a2a" };
 const PIGEON_WORD = { W: () => t("white"), G: () => t("grey"), B: () => t("brown"), K: () => t("black") };
@@ -153,10 +153,14 @@ export function draw(root, ctx) {
   const px = (x) => 10 + (x - minX) * C;
   const py = (y) => 10 + (y - minY) * C;
 
-  // on a phone never narrower than 44 px a square: a wide territory scrolls sideways there
+  // on a phone never narrower than 44 px a square while the player has squares to tap: a wide
+  // territory then scrolls sideways inside the board, with arrows at its edges; otherwise (the
+  // other player's turn, the end) the whole territory fits the width
   // (boards.css applies --cb-min to touch screens and narrow windows only)
+  const tapping = mine && targets.size > 0;
   const s = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`, class: "board columba-board", role: "group", style: `--cb-min:${Math.ceil((W * 44) / C)}px`,
+    viewBox: `0 0 ${W} ${H}`, class: "board columba-board", role: "group",
+    style: tapping ? `--cb-min:${Math.ceil((W * 44) / C)}px` : null,
     "aria-label": t("Columba territory: arrow keys move between the squares"),
   });
   s.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 14, fill: "#7fa36b" }));
@@ -260,9 +264,47 @@ export function draw(root, ctx) {
   s.addEventListener("pointerdown", (e) => { pointer = e.pointerType || "mouse"; });
   s.addEventListener("mouseleave", () => { hover = null; drawGhost(); });
   drawGhost();
-  clear(root).append(el("div", { class: "columba-scroll" }, s));
+  // the square at the middle of the old view stays there (a redraw never jumps back left)
+  const before = root.querySelector(".columba-scroll");
+  const keep = before && before.dataset.game === ctx.state.id && before.scrollWidth > before.clientWidth + 1
+    ? centreSquare(before) : null;
+  const scroller = el("div", { class: "columba-scroll", "data-game": ctx.state.id, "data-minx": minX, "data-w": W, "data-c": C }, s);
+  const goLeft = el("button", { class: "cb-pan cb-pan-left", type: "button", "data-pan": "-1", tabindex: "-1", "aria-label": t("Show the territory further left") }, "◀");
+  const goRight = el("button", { class: "cb-pan cb-pan-right", type: "button", "data-pan": "1", tabindex: "-1", "aria-label": t("Show the territory further right") }, "▶");
+  const pan = (d) => scroller.scrollBy({ left: d * scroller.clientWidth * 0.6, behavior: motionOK() ? "smooth" : "auto" });
+  goLeft.addEventListener("click", () => pan(-1));
+  goRight.addEventListener("click", () => pan(1));
+  const frame = el("div", { class: "columba-view" }, scroller, goLeft, goRight);
+  const edges = () => {
+    const wide = scroller.scrollWidth > scroller.clientWidth + 1;
+    frame.classList.toggle("scrolls", wide);
+    goLeft.hidden = !wide || scroller.scrollLeft <= 1;
+    goRight.hidden = !wide || scroller.scrollLeft + scroller.clientWidth >= scroller.scrollWidth - 1;
+  };
+  scroller.addEventListener("scroll", edges, { passive: true });
+  clear(root).append(frame);
+  if (scroller.scrollWidth > scroller.clientWidth + 1) {
+    let at = keep ? keep[0] : null;
+    if (at === null) {
+      // first sight: the squares to tap, else the last turn, else the middle of the territory
+      const spots = targets.size ? [...targets.keys()] : (lastSq.size ? [...lastSq.keys()] : []);
+      const xsOf = spots.map((k) => Number(k.split(",")[0]));
+      at = xsOf.length ? (Math.min(...xsOf) + Math.max(...xsOf) + 1) / 2 : (minX + maxX + 1) / 2;
+    }
+    const unit = scroller.scrollWidth / W;
+    scroller.scrollLeft = Math.max(0, (10 + (at - minX) * C) * unit - scroller.clientWidth / 2);
+  }
+  edges();
   roving(s, "[data-kb]", "data-kb", focus, refocus);
   controls(ctx, pos, tools, placeRots, hand, redraw, place);
+}
+
+/** The territory's x (in squares) at the middle of a scrolled view, as [x]. */
+function centreSquare(scroller) {
+  const W = Number(scroller.dataset.w);
+  const C = Number(scroller.dataset.c);
+  const unit = scroller.scrollWidth / W;
+  return [Number(scroller.dataset.minx) + ((scroller.scrollLeft + scroller.clientWidth / 2) / unit - 10) / C];
 }
 
 function onCell(x, y, ctx, targets, e, place, redraw) {

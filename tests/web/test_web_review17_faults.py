@@ -1,0 +1,156 @@
+"""Faults found by a player's play-through of the browser table (issue 17, the review): a Columba
+territory on a phone that was cut at the right edge and jumped back left at every redraw, and the
+notices that showed a rule ID inline ("... [CR-10]") instead of a badge one click from the rule."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from web_helpers import Api, screenshot
+
+from rulebox.server.testing import ServerProcess
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of its own without the move rate limit (games are played up to their end)."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    folder = tmp_path_factory.mktemp("review17")
+    srv = ServerProcess(f"sqlite:///{folder / 'rulebox.db'}", log=folder / "server.log",
+                        args=["--moves-per-second", "0", "--create-per-minute", "0"]).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A touch phone's page; JavaScript errors fail the test."""
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(20_000)
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def play_random(api: Api, gid: str, tokens: list[str], plies: int, seed: int,
+                until: Any = None) -> dict[str, Any]:
+    """Seeded random moves for whichever seat is to move, until ``plies``, the end, or
+    ``until(state)``."""
+    rng = random.Random(seed)
+    st = api.call("GET", f"/api/games/{gid}", token=tokens[0])
+    while not st["over"] and st["ply"] < plies:
+        st = api.call("GET", f"/api/games/{gid}", token=tokens[st["to_move"]])
+        if until and until(st):
+            break
+        st = api.call("POST", f"/api/games/{gid}/moves",
+                      {"move": rng.choice(st["legal"]), "version": st["version"]},
+                      tokens[st["to_move"]])
+    return st
+
+
+def columba(api: Api, plies: int, until: Any = None) -> tuple[str, list[str], dict[str, Any]]:
+    g = api.create("columba", ["human", "human"], hotseat=True, seed="17")
+    tokens = [s["token"] for s in g["seats"]]
+    st = play_random(api, g["id"], tokens, plies, seed=17, until=until)
+    return g["id"], tokens, st
+
+
+WIDTHS = """() => { const sc = document.querySelector('.columba-scroll');
+  const b = document.querySelector('.columba-board').getBoundingClientRect();
+  return { client: sc.clientWidth, scroll: sc.scrollWidth, left: sc.scrollLeft,
+           board: Math.round(b.width),
+           scrolls: document.querySelector('.columba-view').classList.contains('scrolls') }; }"""
+
+
+IN_VIEW = """() => {
+  const sc = document.querySelector('.columba-scroll').getBoundingClientRect();
+  return [...document.querySelectorAll('.columba-board .cell.hot')].filter((c) => {
+    const r = c.getBoundingClientRect();
+    return r.left >= sc.left - 1 && r.right <= sc.right + 1; }).length; }"""
+
+
+def test_a_finished_columba_territory_fits_a_phone(phone: Any, server: ServerProcess,
+                                                   api: Api) -> None:
+    gid, tokens, st = columba(api, 400)
+    if not st["over"]:
+        api.call("POST", f"/api/games/{gid}/resign", {}, tokens[st["to_move"]])
+    phone.goto(f"{server.url}/game/{gid}#t={','.join(tokens)}")
+    phone.wait_for_selector("#end-screen:not([hidden])")
+    phone.wait_for_selector(".columba-board")
+    w = phone.evaluate(WIDTHS)
+    # nothing to tap: the whole territory (and its deciding squares) is in view, no sideways cut
+    assert w["scroll"] <= w["client"] + 1, w
+    assert not w["scrolls"], w
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "review17-columba-end-phone")
+
+
+def test_a_wide_columba_territory_scrolls_visibly_and_keeps_its_place(
+        phone: Any, server: ServerProcess, api: Api) -> None:
+    def placing(st: dict[str, Any]) -> bool:  # a card to lay, well into the game
+        return st["ply"] >= 40 and any(m.startswith("place") for m in st["legal"])
+
+    gid, tokens, st = columba(api, 200, until=placing)
+    assert placing(st)
+    phone.goto(f"{server.url}/game/{gid}#t={','.join(tokens)}")
+    phone.wait_for_function("window.rulebox && window.rulebox.state.legal.length > 0")
+    phone.wait_for_selector(".columba-board .cell.hot")
+    w = phone.evaluate(WIDTHS)
+    assert w["scroll"] > w["client"] + 40, w  # 44 px squares: wider than the phone
+    assert w["scrolls"], w
+    # the view opens on the squares to tap, not at the territory's left edge
+    hot = phone.evaluate(IN_VIEW)
+    assert hot > 0
+    # an arrow shows each way there is more to see; it scrolls the territory
+    phone.evaluate("document.querySelector('.columba-scroll').scrollLeft = 0")
+    phone.wait_for_selector(".cb-pan-left", state="hidden")
+    phone.wait_for_selector(".cb-pan-right", state="visible")
+    phone.tap(".cb-pan-right")
+    phone.wait_for_function("document.querySelector('.columba-scroll').scrollLeft > 20")
+    phone.wait_for_selector(".cb-pan-left", state="visible")
+    # a redraw (another tool chosen) keeps the place the player scrolled to
+    phone.evaluate("document.querySelector('.columba-scroll').scrollTo({left: 10000})")
+    end = phone.evaluate(WIDTHS)["left"]
+    assert end > 40
+    phone.wait_for_selector(".cb-pan-right", state="hidden")
+    tool = phone.locator(".tool-btn:not(.on)")
+    if tool.count():
+        tool.first.tap()
+    else:
+        phone.tap("#rot-right")
+    phone.wait_for_timeout(100)
+    assert abs(phone.evaluate(WIDTHS)["left"] - end) <= 60
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "review17-columba-scroll-phone")
+
+
+def test_a_notice_shows_its_rule_as_a_badge_not_inline(page: Any, server: ServerProcess,
+                                                       api: Api) -> None:
+    g = api.create("countred", ["human", "human"], hotseat=True, seed="5")
+    tokens = [s["token"] for s in g["seats"]]
+
+    def has_rule(st: dict[str, Any]) -> bool:
+        return any("[" in (e.get("text") or "") and e["kind"] != "move" for e in st["events"])
+
+    st = play_random(api, g["id"], tokens, 300, seed=5, until=has_rule)
+    assert has_rule(st), "no notice with a rule ID in 300 plies"
+    page.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
+    page.wait_for_selector(".announcement")
+    texts = page.locator(".announcement .announcement-text").all_inner_texts()
+    assert texts and not any("[" in x for x in texts), texts
+    badge = page.locator(".announcement .rule-badge").first
+    rule = badge.get_attribute("data-rule")
+    assert rule and rule.startswith("CR-"), rule
+    assert badge.inner_text() == rule
+    badge.click()
+    page.wait_for_selector("#rules-dialog[open] .rule-id.wanted")
+    assert page.inner_text("#rules-dialog .rule-id.wanted") == rule
