@@ -105,3 +105,42 @@ def test_a_rematch_asked_of_two_processes_at_once_is_one_game() -> None:
 def test_the_rematch_link_outlives_a_restart(tmp_path: object) -> None:
     one, two, three, games = rematch_race(f"sqlite:///{tmp_path}/r.db")
     assert one == two == three and games == 2
+
+
+def test_a_flag_that_fell_while_no_process_watched_ends_the_game(tmp_path: object,
+                                                                  monkeypatch: pytest.MonkeyPatch
+                                                                  ) -> None:
+    """A restart loses the timers: the stored deadline (``flag_at``) is found by the next
+    process without any request for that game."""
+    import rulebox.server.service as service_module
+
+    url = f"sqlite:///{tmp_path}/f.db"
+    monkeypatch.setattr(service_module, "FLAG_SWEEP", 0.2)
+
+    async def scenario() -> tuple[bool, bool, bool, str | None]:
+        a = service(url, 3600.0)
+        g = await a.create("columns", {"seed": "5"}, ["human", "human"], clock="0.02+0")
+        await a.play(g["id"], g["seats"][0]["token"], "Ra1")  # light's 1.2 s now run
+        await a.close()  # the process goes: its timer with it
+        await asyncio.sleep(1.6)
+        b = service(url, 3600.0)
+        try:
+            before = b.store.load(g["id"])
+            assert before is not None
+            was_over = bool(before.state.get("ending"))
+            b._start_sweeper()  # what a starting server does; nobody asks for the game
+            deadline = time.monotonic() + 10
+            stored_over = False
+            while time.monotonic() < deadline and not stored_over:
+                stored = b.store.load(g["id"])
+                stored_over = stored is not None and bool(stored.state.get("ending"))
+                await asyncio.sleep(0.1)
+            live = await b.live(g["id"])
+            ending = live.table.ending
+            return was_over, stored_over, live.over(), ending.how if ending is not None else None
+        finally:
+            await b.close()
+
+    was_over, stored_over, over, how = asyncio.run(scenario())
+    assert not was_over and stored_over  # ended in storage with no request for the game
+    assert over and how == "time"

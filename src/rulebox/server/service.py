@@ -79,6 +79,10 @@ STATUS: dict[str, int] = {
 }
 """The HTTP status of each table refusal."""
 
+FLAG_SWEEP = 2.0
+"""Seconds between looks in storage for clocks whose flag fell with no timer watching (after a
+restart, or in a process that died): each is loaded, which ends it on time."""
+
 EVENTS_SHOWN = 30
 """The last events a payload carries (the browser shows the announcements among them)."""
 
@@ -242,6 +246,7 @@ class GameService:
         self.limits = limits or Limits()
         self.queue = ThinkQueue(think_workers, self.limits.short_think)
         self._sweeper: asyncio.Task[None] | None = None
+        self._flag_sweeper: asyncio.Task[None] | None = None
         self._db = ThreadPoolExecutor(1 if store.is_sqlite else 8, thread_name_prefix="rb-db")
         self._think_threads = ThreadPoolExecutor(think_workers, thread_name_prefix="rb-ai")
         # computers think in worker processes, so that a long search never slows the server
@@ -272,6 +277,8 @@ class GameService:
         self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._flag_sweeper is not None:
+            self._flag_sweeper.cancel()
         for live in list(self._live.values()):
             if live.computer_task is not None:
                 live.computer_task.cancel()
@@ -843,8 +850,28 @@ class GameService:
 
     # --- abandoned games ------------------------------------------------------------------------
     def _start_sweeper(self) -> None:
-        if self._sweeper is None and self.limits.expire_after > 0 and not self._closed:
+        if self._closed:
+            return
+        if self._sweeper is None and self.limits.expire_after > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        if self._flag_sweeper is None:
+            self._flag_sweeper = asyncio.get_running_loop().create_task(self._flag_loop())
+
+    async def _flag_loop(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(FLAG_SWEEP)
+            with contextlib.suppress(Exception):
+                await self.end_fallen_flags()
+
+    async def end_fallen_flags(self) -> int:
+        """Load every unfinished game whose stored clock says its flag fell (loading ends it on
+        time, stored and pushed): the timers a restart or a dead process lost. Answers how
+        many games it looked at."""
+        ids = await self._in_db(self.store.flags_fallen, time.time(), 200)
+        for gid in ids:
+            with contextlib.suppress(ApiError):
+                await self.live(gid)
+        return len(ids)
 
     async def _sweep_loop(self) -> None:
         every = min(60.0, max(0.2, self.limits.expire_after / 10))

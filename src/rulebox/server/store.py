@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     DateTime,
+    Float,
     Integer,
     String,
     Table,
@@ -64,6 +65,8 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     agreed: Mapped[str | None] = mapped_column(Text, nullable=True)  # e.g. a draw by agreement
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id
+    flag_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    """When the running clock's flag falls (epoch seconds; ``None``: no clock runs)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -148,6 +151,19 @@ def normalize_db_url(url: str) -> str:
     return url
 
 
+def flag_at(state: dict[str, Any], over: bool) -> float | None:
+    """When the flag of a stored table's running clock falls (epoch seconds), or ``None``."""
+    data = state.get("clock") if not over else None
+    if not data:
+        return None
+    from rulebox.match.clock import Clock
+
+    try:
+        return Clock.from_json(data).falls_at()
+    except Exception:  # a clock it cannot read has no deadline to watch (the table refuses it)
+        return None
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -190,6 +206,8 @@ class Store:
         cols = {c["name"] for c in inspect(conn).get_columns(GameRow.__tablename__)}
         if "agreed" not in cols:
             conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN agreed TEXT"))
+        if "flag_at" not in cols:
+            conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN flag_at FLOAT"))
         if "rematch" not in cols:
             conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} "
                               "ADD COLUMN rematch VARCHAR(32)"))
@@ -241,6 +259,7 @@ class Store:
                 id=game_id, game=game, seats=json.dumps(seats), hotseat=hotseat,
                 state=json.dumps(state), ply=len(state.get("history", [])), over=False,
                 version=int(state.get("version", 0)), created_at=now, updated_at=now,
+                flag_at=flag_at(state, False),
             ))
 
     def record_moves(
@@ -266,7 +285,7 @@ class Store:
                 expected = item[6] if len(item) > 6 else None
                 self._replace(s, gid, expected, state=json.dumps(state),
                               ply=first + len(moves), over=over, version=version,
-                              updated_at=now)
+                              updated_at=now, flag_at=flag_at(state, over))
                 rows += [{"game_id": gid, "ply": first + i, "player": player, "move": text,
                           "at": now} for i, (player, text) in enumerate(moves)]
                 changes.append((gid, version, len(moves)))
@@ -288,7 +307,8 @@ class Store:
         (:class:`StaleWrite` when storage is ahead of it)."""
         with self._write() as s:
             self._replace(s, game_id, expected, state=json.dumps(state), ply=ply, over=over,
-                          agreed=agreed, version=version, updated_at=_now())
+                          agreed=agreed, version=version, updated_at=_now(),
+                          flag_at=flag_at(state, over))
             s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
             self._notify(s, [(game_id, version, 0)])
         self._committed([(game_id, version, 0)])
@@ -369,6 +389,17 @@ class Store:
                  "arranged": _arranged(r[5])}
                 for r in rows
             ]
+
+    def flags_fallen(self, now: float, limit: int = 200) -> list[str]:
+        """Ids of unfinished games whose running clock's flag fell by ``now`` (epoch seconds),
+        earliest first: a timer that a restart or another process's death lost."""
+        with self._sessions() as s:
+            rows = s.execute(
+                select(GameRow.id).where(GameRow.over.is_(False), GameRow.flag_at.is_not(None),
+                                         GameRow.flag_at <= now)
+                .order_by(GameRow.flag_at).limit(limit)
+            ).all()
+            return [r[0] for r in rows]
 
     def stale_unfinished(self, seconds: float, limit: int = 200) -> list[str]:
         """Ids of unfinished games not changed for ``seconds`` (oldest first)."""
