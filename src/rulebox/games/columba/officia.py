@@ -93,7 +93,7 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
         return _("the {v}'s power is used once per turn").format(v=v), "CB-15"
     if g._phase == GOAL_PHASE:
         return _("your objective is complete: say goal or nogoal first"), "CB-4"
-    c = COLOUR_NAMES[move.arg]
+    c = _(COLOUR_NAMES[move.arg])
     if v == "marshal":
         if g._phase != PLACE:
             return _("the marshal pays before the card is laid"), "CB-15"
@@ -136,7 +136,7 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
         colour = g._sq[move.sq][1]
         if not g._reserve[p][colour]:
             return (_("the estate on {where} is {colour}: you have no such tile in "
-                      "reserve").format(where=where, colour=COLOUR_NAMES[colour]), "CB-15")
+                      "reserve").format(where=where, colour=_(COLOUR_NAMES[colour])), "CB-15")
         return None
     # the architect
     if not move.arg:

@@ -322,7 +322,7 @@ class Columba(Game):
 
     # --- the pieces of a rule check ------------------------------------------------------------
     def _who(self, p: int) -> str:
-        return f"{SEATS[p]} (player {p})"
+        return _("{seat} (player {p})").format(seat=_(SEATS[p]), p=p)
 
     def _cover_problem(self, k: int, p: int) -> tuple[str, str] | None:
         """Why the card may not cover square ``k`` to capture (CB-3), or ``None``."""
@@ -397,10 +397,10 @@ class Columba(Game):
             if need[c] > free[c]:
                 return (_("the card would capture {need} {colour} pigeon(s) but your "
                           "objective has {free} free {colour} slot(s)").format(
-                            need=need[c], colour=COLOUR_NAMES[c], free=free[c]), "CB-3")
+                            need=need[c], colour=_(COLOUR_NAMES[c]), free=free[c]), "CB-3")
             if wild[c] > self._supply[c]:
                 return (_("the supply has only {supply} {colour} tile(s) left").format(
-                            supply=self._supply[c], colour=COLOUR_NAMES[c]),
+                            supply=self._supply[c], colour=_(COLOUR_NAMES[c])),
                         "CB-12")
         return None
 
@@ -506,7 +506,7 @@ class Columba(Game):
         code = self._tile_effect(k, c, p)
         if code == 1:
             return _("a {colour} tile on {where} would join two estates").format(
-                       colour=COLOUR_NAMES[c], where=where), "CB-9"
+                       colour=_(COLOUR_NAMES[c]), where=where), "CB-9"
         if code == 2:
             return (_("a tile on {where} would not belong to an estate by the end of "
                       "the turn (every tile laid this turn must, and you could not "
@@ -564,7 +564,7 @@ class Columba(Game):
 
     def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
         """Why ``p`` may not place a dovecote on ``k`` (CB-6, CB-9), or ``None``."""
-        size = "large" if large else "small"
+        size = _("large") if large else _("small")
         where = sq_text(k)
         if self._cote_done:
             return _("you have already placed a dovecote this turn"), "CB-6"
@@ -830,7 +830,7 @@ class Columba(Game):
             if pay.count(c) > self._reserve[p][c]:
                 return (_("you have {reserve} {colour} tile(s) in your reserve, not "
                           "{count}").format(
-                            reserve=self._reserve[p][c], colour=COLOUR_NAMES[c],
+                            reserve=self._reserve[p][c], colour=_(COLOUR_NAMES[c]),
                             count=pay.count(c)), "CB-8")
         return None
 

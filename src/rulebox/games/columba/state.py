@@ -306,7 +306,7 @@ class _Loader:
             if total != TILES_PER_COLOUR:
                 raise StateError(_("there must be {tiles_per_colour} {colour} tiles in "
                                    "all, not {total}").format(
-                                     tiles_per_colour=TILES_PER_COLOUR, colour=COLOUR_NAMES[c],
+                                     tiles_per_colour=TILES_PER_COLOUR, colour=_(COLOUR_NAMES[c]),
                                      total=total) + " [CB-12]")
         falcons = g._falcons + sum(len(c) for c in g._chicks) + sum(g._adults)
         falcons += sum(1 for s in g._sq.values() if s[0] == FALCON)

@@ -143,7 +143,7 @@ def action_problem(g: Columba, move: ColumbaMove) -> tuple[str, str] | None:
     if v == "tile":
         if g._reserve[p][move.arg] == 0:
             return _("you have no {colour} tile in your reserve").format(
-                       colour=COLOUR_NAMES[move.arg]), "CB-7"
+                       colour=_(COLOUR_NAMES[move.arg])), "CB-7"
         return g._tile_problem(move.sq, move.arg, p)
     if v in ("buy", "raise"):
         why = g._buy_problem(p) if v == "buy" else g._raise_problem(p)

@@ -12,7 +12,7 @@ from enum import IntEnum
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.games.columns.geometry import DIRECTED_PAIRS, NUM_PINS, PAIRS, PIN_INDEX, PIN_NAMES
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 
 class Kind(IntEnum):
@@ -29,7 +29,8 @@ class Kind(IntEnum):
 
     @property
     def noun(self) -> str:
-        return ("roundel", "single blocker", "double blocker", "triple blocker")[self]
+        return (N_("roundel"), N_("single blocker"), N_("double blocker"),
+                N_("triple blocker"))[self]
 
 
 STOCK = {Kind.ROUNDEL: 12, Kind.SINGLE: 3, Kind.DOUBLE: 3, Kind.TRIPLE: 3}
@@ -91,11 +92,11 @@ def parse_columns_move(text: str) -> ColumnsMove:
     if kind in (Kind.ROUNDEL, Kind.SINGLE):
         if second or orient:
             raise InvalidMoveError(text, _("a {noun} goes on one pin, e.g. {letter}a1").format(
-                                             noun=kind.noun, letter=kind.letter))
+                                             noun=_(kind.noun), letter=kind.letter))
         return ColumnsMove(kind, (pins[0],))
     if len(pins) != 2:
         raise InvalidMoveError(text, _("a {noun} needs two pins, e.g. {letter}a1b1").format(
-                                         noun=kind.noun, letter=kind.letter))
+                                         noun=_(kind.noun), letter=kind.letter))
     if kind is Kind.DOUBLE:
         if orient:
             raise InvalidMoveError(text, _("a double blocker has no orientation"))

@@ -151,7 +151,7 @@ class Columns(Game):
         p = self._to_move
         kind = move.kind
         if self._left[p][kind] == 0:
-            return Illegal(_("you have no {noun}s left").format(noun=kind.noun), "COL-1")
+            return Illegal(_("you have no {noun}s left").format(noun=_(kind.noun)), "COL-1")
         heights = [len(s) for s in self._stacks]
         if kind in (Kind.ROUNDEL, Kind.SINGLE):
             (pin,) = move.pins
@@ -161,11 +161,11 @@ class Columns(Game):
             top = self._stacks[pin][-1]
             return Illegal(
                 _("a roundel may not sit directly on an opponent's blocker (the {noun} "
-                  "on {pin})").format(noun=Kind(self._kind[top]).noun, pin=PIN_NAMES[pin]),
+                  "on {pin})").format(noun=_(Kind(self._kind[top]).noun), pin=PIN_NAMES[pin]),
                 "COL-4",
             )
         a, b = move.pins
-        noun = kind.noun
+        noun = _(kind.noun)
         if a == b or not adjacent(a, b):
             return Illegal(
                 _("a {noun} spans two orthogonally adjacent pins; {pin} and {pin2} are "
@@ -191,8 +191,9 @@ class Columns(Game):
         thick, thin = a, b
         need = ha if move.up else ha + 1
         if hb != need:
-            shape = "thick end up (flat bottom) needs both stacks the same height" if move.up else (
-                "thick end down needs the thin pin's stack one higher than the thick pin's")
+            shape = (_("thick end up (flat bottom) needs both stacks the same height") if move.up
+                     else _("thick end down needs the thin pin's stack one higher than the thick "
+                            "pin's"))
             return Illegal(
                 _("a triple {shape}; {pin} has {ha} and {pin2} has {hb}, which would "
                   "leave a gap").format(
@@ -353,7 +354,7 @@ class Columns(Game):
                 if self._left[p][k] < 0:
                     raise StateError(
                         _("player {p} has more {noun}s on the board than exist").format(
-                            p=p, noun=k.noun) + " [COL-1]"
+                            p=p, noun=_(k.noun)) + " [COL-1]"
                     )
         self._refresh(range(NUM_PINS))
         self._legal = self._generate()
@@ -380,7 +381,7 @@ class Columns(Game):
                 ok = t[1] == t[0] + 1 and n in (t[0], t[1])
         if not ok:
             raise StateError(_("piece {label} does not have the shape of a {noun}").format(
-                                 label=label, noun=kind.noun))
+                                 label=label, noun=_(kind.noun)))
 
     # --- the diagram (see the module docstring) ----------------------------------------------
     def diagram(self) -> str:
