@@ -4,6 +4,7 @@ notices that showed a rule ID inline ("... [CR-10]") instead of a badge one clic
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -154,3 +155,41 @@ def test_a_notice_shows_its_rule_as_a_badge_not_inline(page: Any, server: Server
     badge.click()
     page.wait_for_selector("#rules-dialog[open] .rule-id.wanted")
     assert page.inner_text("#rules-dialog .rule-id.wanted") == rule
+
+
+def test_a_resignation_has_no_empty_why_button(page: Any, server: ServerProcess,
+                                               api: Api) -> None:
+    g = api.create("columns", ["human", "human"], hotseat=True)
+    tokens = [s["token"] for s in g["seats"]]
+    play_random(api, g["id"], tokens, 4, seed=1)
+    st = api.call("POST", f"/api/games/{g['id']}/resign", {}, tokens[0])
+    assert st["over"] and not st["result"].get("rule")
+    page.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
+    page.wait_for_selector("#end-screen:not([hidden])")
+    # "Why? The rule" would only repeat the line above it: there is no rule to open
+    assert page.locator("#end-rule").count() == 0
+    assert page.locator("#end-replay").is_visible()
+    # the heading starts with a capital letter ("Dark wins", not "dark wins")
+    head = page.inner_text("#end-title")
+    assert head[:1].isupper(), head
+
+
+def test_a_computer_seat_is_labelled_in_the_page_language(page: Any, server: ServerProcess,
+                                                          api: Api) -> None:
+    # a catalogue that has the words (the real German one is being completed): the label
+    # the server sends ("computer (easy)") is said through the catalogue, not shown as sent
+    messages = {"computer ({level})": "Computer ({level})", "easy": "leicht",
+                "hard": "schwer", "medium": "mittel"}
+    page.route("**/api/i18n/de", lambda route: route.fulfill(
+        status=200, content_type="application/json",
+        body='{"lang": "de", "messages": ' + json.dumps(messages) + "}"))
+    g = api.create("countred", ["human", "computer:easy"])
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('rulebox.lang', 'de')")
+    page.goto(f"{server.url}/game/{g['id']}#t={g['seats'][0]['token']}")
+    page.wait_for_selector('.seat-line[data-player="1"] .seat-kind')
+    assert page.inner_text('.seat-line[data-player="1"] .seat-kind') == "Computer (leicht)"
+    # and the lobby's level choice
+    page.click("#home-link")
+    page.click('[data-game="countred"]')
+    assert page.locator("#level option").all_inner_texts() == ["leicht", "mittel", "schwer"]

@@ -105,6 +105,18 @@ async function showRules(gameId, rule) {
   }
 }
 
+/** A computer level in the page's language (the level's id stays what the server takes). */
+function levelName(level) {
+  return { easy: () => t("easy"), medium: () => t("medium"), hard: () => t("hard") }[level]?.() ?? level;
+}
+
+/** A seat's kind as the server labels it ("computer (hard)", "human") in the page's language. */
+function kindLabel(label) {
+  const m = /^computer \((.+)\)$/.exec(label || "");
+  if (m) return t("computer ({level})", { level: levelName(m[1]) });
+  return { computer: () => t("computer"), human: () => t("human") }[label]?.() ?? label;
+}
+
 function seatName(st, p) {
   const s = st && st.seats && st.seats[p];
   if (s && s.name) return s.name;
@@ -286,7 +298,7 @@ function newGameForm(form, g, cat) {
     });
     mode.append(b);
   }
-  const levelSel = el("select", { name: "level", id: "level" }, ...cat.levels.map((l) => el("option", { value: l, selected: l === cat.default_level ? "" : null }, l)));
+  const levelSel = el("select", { name: "level", id: "level" }, ...cat.levels.map((l) => el("option", { value: l, selected: l === cat.default_level ? "" : null }, levelName(l))));
   const clockSel = el("select", { name: "clock", id: "clock-choice" }, ...timeControls().map(([v, l]) => el("option", { value: v }, l)));
   const clockRow = el("label", { class: "seat-row clock-row" }, el("span", {}, t("Clock")), clockSel);
   function drawSeats() {
@@ -740,7 +752,7 @@ function seatLine(st, p) {
   const thinking = thinkingSeat(st) === p;
   // presence means something only where the seats sit at different screens
   const online = Array.isArray(st.presence) && !st.hotseat && st.seats.length > 1 ? !!st.presence[p] : null;
-  const kind = seat.kind === "computer" ? seat.label : (page.tokens[p] ? "" : t("human"));
+  const kind = seat.kind === "computer" ? kindLabel(seat.label) : (page.tokens[p] ? "" : t("human"));
   return el("div", { class: `seat-line${turn ? " turn" : ""}${thinking ? " thinking" : ""}`, "data-player": p },
     el("span", { class: `seat-dot seat-${p}`, "aria-hidden": "true" }),
     el("span", { class: "seat-name" }, `${seatName(st, p)}${you}`),
@@ -980,7 +992,8 @@ function endScreen(st) {
   const actions = el("div", { class: "end-actions" });
   if (!spectator()) actions.append(button(st.rematch ? t("Join the rematch") : (st.seats.length === 1 ? t("Play again") : t("Rematch")), "end-rematch", doRematch, { class: "btn primary" }));
   if (st.ply > 0) actions.append(button(t("Replay the game"), "end-replay", () => startReplay(0)));
-  actions.append(whyBtn);
+  // "Why?" only where it says more than the result above it (a resignation has no rule)
+  if (rule || withoutRuleIds(r.reason || "") !== resultText(st)) actions.append(whyBtn);
   clear(box).append(el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st)), table, actions, why);
   box.hidden = false;
 }
