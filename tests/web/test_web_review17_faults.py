@@ -193,3 +193,19 @@ def test_a_computer_seat_is_labelled_in_the_page_language(page: Any, server: Ser
     page.click("#home-link")
     page.click('[data-game="countred"]')
     assert page.locator("#level option").all_inner_texts() == ["leicht", "mittel", "schwer"]
+
+
+def test_a_solitaire_log_numbers_each_move(page: Any, server: ServerProcess, api: Api) -> None:
+    g = api.create("36to1", ["human"], seed="3")
+    tokens = [g["seats"][0]["token"]]
+    st = play_random(api, g["id"], tokens, 3, seed=3)
+    assert len(st["log"]) == 1  # the payload: one turn of the one player
+    page.goto(f"{server.url}/game/{g['id']}#t={tokens[0]}")
+    page.wait_for_selector("#moves .turn")
+    # the page: one numbered entry per move (not a single "1." for the whole game)
+    assert page.locator("#moves .turn-no").all_inner_texts() == ["1.", "2.", "3."]
+    words = page.locator("#moves li").evaluate_all("(xs) => xs.map((x) => x.dataset.words)")
+    assert words == st["log"][0]["texts"]
+    page.click('#moves li[data-ply="2"]')
+    page.wait_for_selector("#replay-bar:not([hidden])")
+    page.wait_for_selector('#moves li[data-ply="2"][aria-current="step"]')

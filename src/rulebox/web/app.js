@@ -860,6 +860,12 @@ function render() {
 
 /** The log: the payload's `log` (turns in words), or one entry per move of the history. */
 function logOf(st) {
+  if (Array.isArray(st.log) && st.seats && st.seats.length === 1) {
+    // a solitaire is one long "turn" of one player: numbered move by move, without the name
+    return st.log.flatMap((turn) => turn.moves.map((m, k) => ({
+      turn: turn.from_ply + k, player: null, seat: null, from_ply: turn.from_ply + k, to_ply: turn.from_ply + k,
+      moves: [m], texts: [(turn.texts && turn.texts[k]) || ""] })));
+  }
   if (Array.isArray(st.log)) return st.log;
   if (!Array.isArray(st.history)) return null;
   return st.history.map((m, i) => ({ turn: i + 1, player: null, seat: null, from_ply: i + 1, to_ply: i + 1, moves: [m], texts: [] }));
