@@ -209,3 +209,20 @@ def test_a_solitaire_log_numbers_each_move(page: Any, server: ServerProcess, api
     page.click('#moves li[data-ply="2"]')
     page.wait_for_selector("#replay-bar:not([hidden])")
     page.wait_for_selector('#moves li[data-ply="2"][aria-current="step"]')
+
+
+def test_the_lobby_game_links_are_44px_on_a_phone(phone: Any, server: ServerProcess,
+                                                  api: Api) -> None:
+    g = api.create("countred", ["human", "computer:easy"])
+    phone.goto(server.url + "/")
+    phone.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                   [f"rulebox:{g['id']}", json.dumps([g["seats"][0]["token"], None])])
+    phone.goto(server.url + "/")
+    phone.wait_for_selector(".my-game-link")
+    phone.wait_for_selector(".recent-list a")
+    small = phone.evaluate("""() => [...document.querySelectorAll('.my-game-link, .recent-list a')]
+      .map((a) => a.getBoundingClientRect()).filter((r) => r.height < 44 || r.width < 44)
+      .map((r) => [Math.round(r.width), Math.round(r.height)])""")
+    assert small == []
+    phone.tap(".my-game-link")
+    phone.wait_for_url(f"**/game/{g['id']}")
