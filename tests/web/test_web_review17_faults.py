@@ -226,3 +226,29 @@ def test_the_lobby_game_links_are_44px_on_a_phone(phone: Any, server: ServerProc
     assert small == []
     phone.tap(".my-game-link")
     phone.wait_for_url(f"**/game/{g['id']}")
+
+
+ONE_LINE = """() => [...document.querySelectorAll('.seat-line')].map((line) => {
+  const name = line.querySelector('.seat-name').getBoundingClientRect();
+  const clock = line.querySelector('.clock').getBoundingClientRect();
+  const box = line.getBoundingClientRect();
+  return [Math.abs((name.top + name.bottom) / 2 - (clock.top + clock.bottom) / 2) < 8,
+          clock.right <= box.right + 1, name.height < 30]; })"""
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_seat_with_a_clock_stays_on_one_line(browser: Any, server: ServerProcess, api: Api,
+                                               size: tuple[int, int]) -> None:
+    g = api.call("POST", "/api/games", {"game": "columns", "seats": ["human", "human"],
+                                        "options": {}, "clock": "5+3"})
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        pg = ctx.new_page()
+        pg.goto(f"{server.url}/game/{g['id']}#watch")  # a spectator: "human" beside both
+        pg.wait_for_selector('.seat-line.turn .turn-mark')
+        pg.wait_for_selector('.clock[data-player="1"]')
+        # the seat to move (its "to move" mark too) keeps its clock beside its name, and the
+        # name whole (not "ligh t")
+        assert pg.evaluate(ONE_LINE) == [[True, True, True], [True, True, True]]
+    finally:
+        ctx.close()

@@ -753,7 +753,7 @@ function seatLine(st, p) {
   // presence means something only where the seats sit at different screens
   const online = Array.isArray(st.presence) && !st.hotseat && st.seats.length > 1 ? !!st.presence[p] : null;
   const kind = seat.kind === "computer" ? kindLabel(seat.label) : (page.tokens[p] ? "" : t("human"));
-  return el("div", { class: `seat-line${turn ? " turn" : ""}${thinking ? " thinking" : ""}`, "data-player": p },
+  return el("div", { class: `seat-line${turn ? " turn" : ""}${thinking ? " thinking" : ""}${st.clock ? " has-clock" : ""}`, "data-player": p },
     el("span", { class: `seat-dot seat-${p}`, "aria-hidden": "true" }),
     el("span", { class: "seat-name" }, `${seatName(st, p)}${you}`),
     online === null ? "" : el("span", {
