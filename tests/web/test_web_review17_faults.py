@@ -252,3 +252,49 @@ def test_a_seat_with_a_clock_stays_on_one_line(browser: Any, server: ServerProce
         assert pg.evaluate(ONE_LINE) == [[True, True, True], [True, True, True]]
     finally:
         ctx.close()
+
+
+def test_a_log_entry_tapped_on_a_phone_shows_its_position(phone: Any, server: ServerProcess,
+                                                          api: Api) -> None:
+    g = api.create("countred", ["human", "human"], hotseat=True, seed="5")
+    tokens = [s["token"] for s in g["seats"]]
+    play_random(api, g["id"], tokens, 12, seed=5)
+    phone.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
+    phone.wait_for_selector('#moves li[data-ply="3"]')
+    phone.locator('#moves li[data-ply="3"]').scroll_into_view_if_needed()
+    assert phone.locator("#status").bounding_box()["y"] < 0  # the board is far above the log
+    phone.tap('#moves li[data-ply="3"]')
+    phone.wait_for_function("/ 3 /.test(document.getElementById('status').textContent)")
+    phone.wait_for_timeout(200)
+    # the position is in view, and so are the replay's buttons (at the screen's foot)
+    box = phone.locator("#board").bounding_box()
+    assert box["y"] < PHONE["height"] / 2 and box["y"] + box["height"] > 0, box
+    bar = phone.locator("#replay-bar").bounding_box()
+    assert bar["y"] >= 0 and bar["y"] + bar["height"] <= PHONE["height"] + 1, bar
+    phone.tap("#replay-next")
+    phone.wait_for_function("/ 4 /.test(document.getElementById('status').textContent)")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "review17-replay-phone", keep_mouse=True)
+
+
+GLYPHS = """(texts) => {
+  const font = getComputedStyle(document.querySelector('#replay-first')).font;
+  const paint = (s) => { const c = document.createElement('canvas'); c.width = 80; c.height = 40;
+    const g = c.getContext('2d'); g.font = font; g.fillText(s, 4, 28);
+    return Array.from(g.getImageData(0, 0, 80, 40).data).join(','); };
+  const missing = paint('\\u{10FFFD}');  // a private-use character: no font has it
+  return texts.map((s) => [...s].map((ch) => paint(ch) !== missing)); }"""
+
+
+def test_the_replay_buttons_show_their_symbols(page: Any, server: ServerProcess,
+                                               api: Api) -> None:
+    g = api.create("countred", ["human", "human"], hotseat=True, seed="5")
+    tokens = [s["token"] for s in g["seats"]]
+    play_random(api, g["id"], tokens, 4, seed=5)
+    page.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
+    page.click('#moves li[data-ply="2"]')
+    page.wait_for_selector("#replay-bar:not([hidden])")
+    ids = ["replay-first", "replay-prev", "replay-next", "replay-last"]
+    texts = [page.inner_text(f"#{i}") for i in ids]
+    # every character is drawn by a font of this system (no empty boxes for ⏮ and ⏭)
+    assert page.evaluate(GLYPHS, texts) == [[True] * len(x) for x in texts], texts

@@ -806,6 +806,7 @@ function render() {
   const st = page.state;
   if (!st || !document.getElementById("status")) return;
   const replaying = page.replay !== null;
+  document.body.classList.toggle("replaying", replaying); // room for a phone's replay buttons
   const status = document.getElementById("status");
   status.textContent = replaying ? t("Replay: position after move {ply} of {plies}", { ply: page.replay.ply, plies: page.replay.plies }) : statusText(st);
   status.className = "status" + (st.over ? " over" : page.tokens[st.to_move] ? " mine" : "");
@@ -896,7 +897,12 @@ function moveLog(st) {
         "aria-current": ply === current ? "step" : null,
         class: `${words ? "has-words" : ""}${ply === current ? " current" : ""}`,
       }, m);
-      const go = () => startReplay(ply);
+      const go = () => {
+        startReplay(ply);
+        // a phone: the board is far above the log; the position asked for is shown there
+        const status = document.getElementById("status");
+        if (status && status.getBoundingClientRect().bottom < 0) status.scrollIntoView({ block: "start" });
+      };
       li.addEventListener("click", go);
       li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
       plies.append(li);
@@ -1099,11 +1105,11 @@ async function startReplay(ply = 0) {
   const range = el("input", { type: "range", min: 0, max: st.ply, value: ply, id: "replay-range", "aria-label": t("Position") });
   range.addEventListener("input", () => gotoPly(Number(range.value)));
   clear(bar).append(
-    button("⏮", "replay-first", () => gotoPly(0), { "aria-label": t("First position") }),
+    button("|◀", "replay-first", () => gotoPly(0), { "aria-label": t("First position") }),
     button("◀", "replay-prev", () => gotoPly(page.replay.ply - 1), { "aria-label": t("Previous move") }),
     range,
     button("▶", "replay-next", () => gotoPly(page.replay.ply + 1), { "aria-label": t("Next move") }),
-    button("⏭", "replay-last", () => gotoPly(page.replay.plies), { "aria-label": t("Last position") }),
+    button("▶|", "replay-last", () => gotoPly(page.replay.plies), { "aria-label": t("Last position") }),
     button(st.over ? t("Close") : t("Back to the game"), "replay-close", () => { page.replay = null; bar.hidden = true; render(); }));
   await gotoPly(ply);
 }
@@ -1126,6 +1132,7 @@ async function gotoPly(ply) {
 
 function route() {
   hideToast();
+  document.body.classList.remove("replaying");
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9]+)/);
   if (m) gamePage(m[1]);
   else { page.gen += 1; closeSocket(); stopTicker(); lobby(); }
