@@ -28,7 +28,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     pytest.importorskip("fastapi")
     pytest.importorskip("uvicorn")
     folder = tmp_path_factory.mktemp("web")
-    srv = ServerProcess(f"sqlite:///{folder / 'rulebox.db'}", log=folder / "server.log").start()
+    # the browser tests share this server and play whole games through its API quickly: the
+    # per-client rate limits (tested in tests/server/test_server_limits.py) are raised here
+    srv = ServerProcess(f"sqlite:///{folder / 'rulebox.db'}", log=folder / "server.log",
+                        args=["--create-per-minute", "6000", "--create-burst", "1000",
+                              "--moves-per-second", "1000", "--moves-burst", "5000"]).start()
     yield srv
     srv.stop()
 
