@@ -223,16 +223,16 @@ def test_the_tables_events_are_shown_in_each_readers_language_also_after_a_reloa
     move, resigned = table.events[-2], table.events[-1]
     assert move.text.endswith("plays Ra1")
     with use_language("de"):
-        assert move.shown() == "Spieler 0 (hell, Mensch) spielt Ra1"
-        assert resigned.shown().startswith("Spieler 1 (dunkel, Mensch) gibt auf; Spieler 0")
+        assert move.shown() == "hell (Mensch) spielt Ra1"
+        assert resigned.shown().startswith("dunkel (Mensch) gibt auf; hell")
         assert table.ending is not None and table.ending.shown().endswith("gewinnt")
     with use_language("ru"):
-        assert move.to_json()["text"] == "игрок 0 (светлый, человек) играет Ra1"
-        assert "сдаётся; побеждает игрок 0" in resigned.shown()
+        assert move.to_json()["text"] == "светлый (человек) играет Ra1"
+        assert "сдаётся; побеждает светлый" in resigned.shown()
     saved = table.to_json()
     again = Table.from_json(saved, [Seat.person(), Seat.person()])
     with use_language("de"):
-        assert again.events[-2].shown() == "Spieler 0 (hell, Mensch) spielt Ra1"
+        assert again.events[-2].shown() == "hell (Mensch) spielt Ra1"
         assert again.ending is not None and "gibt auf" in again.ending.shown()
 
 
@@ -333,8 +333,8 @@ def test_the_server_answers_in_each_requests_language(server_url: str) -> None:
         for lang in ("en", "de", "ru"):
             st = client.get(f"/api/games/{gid}?lang={lang}", headers=auth).json()
             texts[lang] = [e["text"] for e in st["events"] if e["kind"] == "move"]
-        assert texts["en"] == ["player 0 (light, person) plays Ra1"]
-        assert texts["de"] == ["Spieler 0 (hell, Mensch) spielt Ra1"]
-        assert texts["ru"] == ["игрок 0 (светлый, человек) играет Ra1"]
+        assert texts["en"] == ["light (person) plays Ra1"]
+        assert texts["de"] == ["hell (Mensch) spielt Ra1"]
+        assert texts["ru"] == ["светлый (человек) играет Ra1"]
         ru = client.get("/api/i18n/ru").json()
         assert ru["messages"]["{n} move"] == ["{n} ход", "{n} хода", "{n} ходов"]

@@ -48,7 +48,7 @@ def test_count_red_in_german_at_the_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr.decode()
     # the goal, the prompt and the help in German
     assert "Vier untere Figuren einer Farbe in einer Spalte gewinnen (CR-9)" in out
-    assert "Spieler 0 (Erster, du) > " in out
+    assert "Erster (du) > " in out
     assert "Befehle:" in out and "deinen letzten Zug zurücknehmen" in out
     assert "42 legale Züge nach Feld: A1 7, D1 7, B2 7, C3 7, A4 7, D4 7" in out
     # a refusal: one line, the reason in German, the protocol's word and the rule ID as ever
@@ -69,7 +69,7 @@ def test_columba_in_russian_at_the_terminal(tmp_path: Path) -> None:
     out = proc.stdout.decode()
     assert proc.returncode == 0, proc.stderr.decode()
     assert "побеждает больше всего очков за имения; невыполненная «Цель» стоит 4 (CB-11)" in out
-    assert "игрок 0 (красный, вы) > " in out
+    assert "красный (вы) > " in out
     assert "Команды:" in out and "отменить ваш последний ход" in out
     assert "72 допустимых хода:" in out  # 72: the form of 2-4 (хода), not of 5 (ходов)
     assert ("\nillegal: карта должна накрывать поля или касаться территории по стороне поля "

@@ -41,7 +41,7 @@ def test_play_through_a_pipe_against_the_computer(tmp_path: Path) -> None:
     assert "75 legal moves by piece: R 12, S 12, D 17, T 34" in out  # ? groups the moves
     assert "Tb1a1^" in out  # notation shows how moves are written
     assert "there is no pin a9" in out
-    assert "player 1 (dark, random) plays" in out
+    assert "dark (random) plays" in out
     assert "took back Ra1" in out
     assert "hint: the computer would play" in out
     assert "\x1b[" not in out  # no colour codes through a pipe
@@ -56,7 +56,7 @@ def test_an_illegal_move_is_explained_and_the_prompt_comes_back() -> None:
                    stdin="Sa1\nRa1\nquit\n")
     out = proc.stdout.decode()
     assert "may not sit directly on an opponent's blocker" in out and "[COL-4]" in out
-    assert out.count("player 1 (dark, person) >") == 2
+    assert out.count("dark (person) >") == 2
 
 
 def test_hot_seat_game_to_the_end_shows_the_result(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_hot_seat_game_to_the_end_shows_the_result(tmp_path: Path) -> None:
                    stdin="\n".join(moves) + "\n")
     out = proc.stdout.decode()
     assert out.count("Game over") == 1 and out.count("wins:") == 1  # the result said once
-    assert "Game over: player 0 (light, person) wins: more roundels" in out
+    assert "Game over: light (person) wins: more roundels" in out
     record = load_record(save)
     assert record.result is not None and record.result.startswith("over winner=")
     assert record.replay().is_terminal()
@@ -78,7 +78,7 @@ def test_hot_seat_game_to_the_end_shows_the_result(tmp_path: Path) -> None:
 
 def test_resign_and_draw_offer_between_people() -> None:
     out = rulebox("play", "columns", "--seat", "1=human", stdin="resign\ny\n").stdout.decode()
-    assert "resigns" in out and "player 1" in out
+    assert "light (person) resigns; dark (person) wins" in out
     out = rulebox("play", "columns", "--seat", "1=human",
                   stdin="draw\nn\ndraw\ny\n").stdout.decode()
     assert "declines the draw" in out and "draw agreed" in out
@@ -176,10 +176,10 @@ def test_countred_terminal_announces_bonus_moves_and_skips() -> None:
     common = ("--seat", "0=human", "--seat", "1=human")
     out = rulebox("play", "countred", "even=0", "first=0", "seed=1", "stack_lift=free", *common,
                   stdin="\n".join(CR_BONUS) + "\n").stdout.decode()
-    assert "D1, D2, D3 are locked; player 1 earns a bonus move [CR-10]" in out
+    assert "D1, D2, D3 are locked; second earns a bonus move [CR-10]" in out
     out = rulebox("play", "countred", "even=1", "first=1", "seed=1", "stack_lift=free", *common,
                   stdin="\n".join(CR_SKIP) + "\n").stdout.decode()
-    assert "player 1 has no legal move and is skipped; player 0 moves again [CR-11]" in out
+    assert "second has no legal move and is skipped; first moves again [CR-11]" in out
 
 
 def test_undo_at_the_terminal_never_shows_the_next_card(tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ def test_quit_and_resign_ask_first() -> None:
     out = rulebox("play", "columns", "--seat", "1=human", "--plain",
                   stdin="resign\nn\nquit\nn\nRa1\nquit\ny\n").stdout.decode()
     assert "resign this game? [y/N]" in out and "resigns" not in out
-    assert "leave the game?" in out and "player 0 (light, person) plays Ra1" in out
+    assert "leave the game?" in out and "light (person) plays Ra1" in out
 
 
 # --- the line mode's help ----------------------------------------------------------------------

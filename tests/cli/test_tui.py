@@ -214,7 +214,7 @@ def test_cell_under_a_click() -> None:
 
     game = game_entry("columba").cls.new({"seed": "1"})
     plain = game_entry("columba").render(game, 0).plain
-    drawing = "\n".join(plain.split("\n")[:board_lines("columba", plain)])
+    drawing = "\n".join(plain.split("\n")[:board_lines(game, 0)])
     lines = drawing.split("\n")
     y = next(i for i, line in enumerate(lines) if line.startswith("   1 "))
     x = lines[0].index(" 0 ") + 1
@@ -234,12 +234,12 @@ def test_the_status_shows_the_computer_thinking_with_the_time_used() -> None:
         app = GameApp(table)
         async with app.run_test(size=(80, 24)) as pilot:
             await enter(app, pilot, "A1-B2")  # the computer answers, its time in the log
-            assert re.search(r"player 1 \(second, mcts\) plays \S+ \(\d+\.\d s\)", log_text(app))
+            assert re.search(r"second \(mcts\) plays \S+ \(\d+\.\d s\)", log_text(app))
             # while it thinks: the clock in the status, and moves wait
             app.thinking = (1, time.monotonic() - 1.5)
             app.update_status()
             status = str(app.query_one("#status", Static).render())
-            assert re.search(r"player 1 \(second, mcts\) is thinking\.\.\. 1\.[5-9] s", status)
+            assert re.search(r"second \(mcts\) is thinking\.\.\. 1\.[5-9] s", status)
             app.command("D4-C3")
             assert "wait for its move" in message(app)
             assert len(table.game.history) == 2

@@ -371,14 +371,14 @@ def test_countred_bonus_moves_and_skips_are_events() -> None:
     for m in CR_BONUS:
         t.play(None, m)
     bonus = [e for e in t.events if e.kind == "bonus_move"]
-    assert bonus and bonus[0].text == ("three in a column: D1, D2, D3 are locked; player 1 "
+    assert bonus and bonus[0].text == ("three in a column: D1, D2, D3 are locked; second "
                                        "earns a bonus move [CR-10]")
     assert bonus[0].is_announcement and t.announcements() == bonus
     t = _hotseat("countred", even="1", first="1", seed="1", stack_lift="free")
     for m in CR_SKIP:
         t.play(None, m)
     skips = [e for e in t.events if e.kind == "skipped"]
-    assert skips and "player 1 has no legal move and is skipped" in skips[0].text
+    assert skips and "second has no legal move and is skipped" in skips[0].text
 
 
 def _random_until(t: Table, kind: str, seed: int) -> list[Any]:
@@ -393,7 +393,7 @@ def _random_until(t: Table, kind: str, seed: int) -> list[Any]:
 
 def test_a_discs_token_earned_is_an_event() -> None:
     found = _random_until(_hotseat("discs", seed="0"), "token", 0)
-    assert found and found[0].text.startswith("player ") and "token [DSC-5]" in found[0].text
+    assert found and found[0].text.startswith(("first ", "second ")) and "token [DSC-5]" in found[0].text
 
 
 def test_a_columba_objective_completed_is_an_event() -> None:

@@ -97,7 +97,7 @@ def test_countred_announcements_reach_every_seat(client: httpx.Client) -> None:
     for viewer in (None, tokens[0], tokens[1]):
         events = get(client, g["id"], viewer)["events"]
         bonus = [e for e in events if e["kind"] == "bonus_move"]
-        assert bonus and "player 1 earns a bonus move [CR-10]" in bonus[0]["text"]
+        assert bonus and "second earns a bonus move [CR-10]" in bonus[0]["text"]
 
 
 def test_undo_through_the_api_never_shows_the_next_card(client: httpx.Client) -> None:

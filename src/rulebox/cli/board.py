@@ -10,6 +10,7 @@ north shifts every column) nothing is marked; the status line still names the mo
 from __future__ import annotations
 
 import re
+import sys
 from itertools import pairwise
 
 from rich.text import Text
@@ -18,15 +19,6 @@ from rulebox.cli.text import agree
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
 
-BOARD_ENDS: dict[str, str] = {
-    "columns": " light ",
-    "countred": " rN / bN",
-    "discs": "",
-    "36to1": " Face up",
-    "columba": "  W/G/B/K",
-}
-"""The start of the first line after the drawing of the board, per game (the rest of a render
-is text: holdings, scores, whose turn); ``""``: the first blank line."""
 MARK_STYLE = "reverse bold"
 MOST_CHANGED = 40
 """More changed characters than this and the move is not marked (the drawing shifted)."""
@@ -48,12 +40,41 @@ def render(game: Game, player: int | None) -> Text:
     (:func:`rulebox.cli.text.end_message`, which knows the seats and the teams)."""
     drawn = game_entry(game.id).render(game, player)
     text = drawn if isinstance(drawn, Text) else Text(str(drawn))
-    if game.is_terminal():
+    split = parts(game, player) if game.is_terminal() else None
+    if split is not None:  # the status of a finished game is its `Game over` line
+        ending = {line.strip() for line in split[3].plain.split("\n") if line.strip()}
         lines = text.split("\n", allow_blank=True)
-        kept = [line for line in lines if not line.plain.strip().startswith("Game over")]
+        kept = [line for line in lines if line.plain.strip() not in ending]
         if len(kept) != len(lines):
             text = Text("\n").join(kept)
     return _mend(text)
+
+
+def parts(game: Game, player: int | None) -> tuple[Text, Text, Text, Text] | None:
+    """The game's render in its parts, whatever the language: ``(drawing, key, facts,
+    status)`` from the render module's ``render_parts`` (the drawing is the render's first
+    lines; the key explains its letters; the facts are holdings and scores; the status says
+    whose turn it is, or the end); ``None`` for a game whose render has no parts (its whole
+    render is then the drawing)."""
+    module = sys.modules.get(getattr(game_entry(game.id).render, "__module__", "") or "")
+    split = getattr(module, "render_parts", None)
+    if not callable(split):
+        return None
+    found = split(game, player)
+    return found if isinstance(found, tuple) and len(found) == 4 else None
+
+
+def text_parts(game: Game, player: int | None) -> tuple[list[str], list[str], list[str]]:
+    """The words under the drawing as lines (blank ones dropped, words mended): the key, the
+    facts and the status (its last line says whose turn it is)."""
+    split = parts(game, player)
+    if split is None:
+        return [], [], []
+
+    def lines(text: Text) -> list[str]:
+        return [agree(line.rstrip()) for line in text.plain.split("\n") if line.strip()]
+
+    return lines(split[1]), lines(split[2]), lines(split[3])
 
 
 def _mend(text: Text) -> Text:
@@ -70,16 +91,13 @@ def _mend(text: Text) -> Text:
     return Text("\n").join(out) if changed else text
 
 
-def board_lines(game_id: str, plain: str) -> int:
-    """How many lines of a render are the drawing of the board."""
-    marker = BOARD_ENDS.get(game_id)
-    lines = plain.split("\n")
-    if marker is None:
-        return len(lines)
-    for i, line in enumerate(lines):
-        if line.startswith(marker) if marker else not line.strip():
-            return i
-    return len(lines)
+def board_lines(game: Game, player: int | None) -> int:
+    """How many lines of the render for ``player`` are the drawing of the board (from the
+    render's parts, so in any language)."""
+    split = parts(game, player)
+    if split is None:
+        return render(game, player).plain.count("\n") + 1
+    return split[0].plain.count("\n")
 
 
 def last_turn(movers: list[int]) -> int:
@@ -105,8 +123,8 @@ def marked(game: Game, player: int | None, back: int = 1) -> Text:
         before = render(prev, player).plain
     except Exception:  # a nicety never breaks the screen
         return after
-    n_after = board_lines(game.id, after.plain)
-    n_before = board_lines(game.id, before)
+    n_after = board_lines(game, player)
+    n_before = board_lines(prev, player)
     spans = changes(after.plain.split("\n")[:n_after], before.split("\n")[:n_before])
     if not spans or len(spans) > MOST_CHANGED:
         return after

@@ -26,8 +26,8 @@ def _discs(game: Game, mover: int, before: dict[str, Any]) -> list[str]:
     for p, (old, new) in enumerate(zip(before.get("tokens", []), after.get("tokens", []),
                                        strict=False)):
         for colour in sorted(set(new) - set(old)):
-            lines.append(_("player {p} earns the {colour} token").format(p=p, colour=_(colour))
-                         + " [DSC-5]")
+            lines.append(_("{seat} earns the {colour} token").format(
+                seat=game.seat_name(p), colour=_(colour)) + " [DSC-5]")
     return lines
 
 
@@ -38,8 +38,8 @@ def _columba(game: Game, mover: int, before: dict[str, Any]) -> list[str]:
         objective = players[mover].get("objective") if mover < len(players) else None
         what = (_("objective {objective}").format(objective=objective) if objective
                 else _("an objective"))
-        return [_("player {p} completes {what}; its tiles go to the reserve").format(
-            p=mover, what=what) + " [CB-4]"]
+        return [_("{seat} completes {what}; its tiles go to the reserve").format(
+            seat=game.seat_name(mover), what=what) + " [CB-4]"]
     return []
 
 

@@ -159,7 +159,8 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class SeatRef:
-    """A seat as people read it (``player 1 (dark, mcts)``), written in the language of the
+    """A seat as people read it (``dark (mcts)``: the seat's name, then who sits there;
+    ``player 1 (mcts)`` only for a seat the game does not name), written in the language of the
     context that shows it: the table keeps these, never the words of one language."""
 
     player: int
@@ -173,8 +174,7 @@ class SeatRef:
         who = _(self.who) if self.who in ("you", "person") else self.who
         if not self.seat_name:
             return _("player {n} ({who})").format(n=self.player, who=who)
-        return _("player {n} ({seat}, {who})").format(n=self.player, seat=_(self.seat_name),
-                                                      who=who)
+        return _("{seat} ({who})").format(seat=_(self.seat_name), who=who)
 
     def to_json(self) -> list[Any]:
         return [self.player, self.seat_name, self.who]
@@ -853,8 +853,8 @@ class Table:
 
     # --- words --------------------------------------------------------------------------------
     def name(self, p: int) -> str:
-        """``player 1 (dark, mcts)``: the seat's number, its name in the game, who plays it
-        (in the current language)."""
+        """``dark (mcts)``: the seat's name in the game, then who plays it (in the current
+        language; ``player 1 (mcts)`` for a seat the game does not name)."""
         return str(self.seat_ref(p))
 
     def seat_ref(self, p: int) -> SeatRef:

@@ -311,10 +311,11 @@ class GameService:
                 "seat_names": [entry.seat_name(p) for p in range(max(cls.player_counts))],
                 "options": [
                     {"name": s.name, "default": None if s.default is None else str(s.default),
-                     "help": s.help, "choices": list(s.choices)}
+                     "help": _(s.help) if s.help else "", "choices": list(s.choices)}
                     for s in cls.option_specs
                 ],
-                "agents": [{"name": e.name, "description": e.description}
+                "agents": [{"name": e.name,
+                            "description": _(e.description) if e.description else ""}
                            for e in agent_entries(gid)],
                 "notation": entry.notation_help,
             })
@@ -999,9 +1000,17 @@ class GameService:
         if ending is None:
             return {}
         found = RULE_ID.search(ending.reason)
-        reason = _RULE_REFS.sub("", ending.shown()).strip()  # in the reader's language
+        shown = ending.shown()
+        if ending.how == "rules" and table.game.is_terminal():
+            # the rules' reason made now, in the reader's language (the ending keeps the
+            # language of the request that ended the game)
+            with contextlib.suppress(Exception):
+                fresh = table.game.outcome()
+                if fresh is not None:
+                    shown = fresh.reason
+        reason = _RULE_REFS.sub("", shown).strip()  # in the reader's language
         if ending.how == "rules" and ending.winners:
-            who = " and ".join(live.entry.seat_name(w) for w in ending.winners)
+            who = _(" and ").join(live.entry.seat_name(w) for w in ending.winners)
             text = ngettext("{who} wins: {reason}", "{who} win: {reason}",
                             len(ending.winners)).format(who=who, reason=reason)
         elif ending.how == "rules" and table.game.num_players > 1:

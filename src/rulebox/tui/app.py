@@ -28,7 +28,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
 from rulebox.cli import text as words
-from rulebox.cli.board import board_lines, cell_at, last_turn, legend, marked
+from rulebox.cli.board import board_lines, cell_at, last_turn, legend, marked, text_parts
 from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
 from rulebox.core.registry import game_entry
@@ -200,9 +200,9 @@ class GameApp(App[int]):
 
     def drawing(self) -> Text:
         """The board's drawing (the render's first lines) with the last move marked."""
-        full = marked(self.table.game, self.viewer() if not self.table.over() else None,
-                      last_turn(self.table.movers))
-        n = board_lines(self.table.game.id, full.plain)
+        viewer = self.viewer() if not self.table.over() else None
+        full = marked(self.table.game, viewer, last_turn(self.table.movers))
+        n = board_lines(self.table.game, viewer)
         lines = full.split("\n", allow_blank=True)
         while n > 0 and not lines[n - 1].plain.strip():
             n -= 1
@@ -210,9 +210,10 @@ class GameApp(App[int]):
 
     def details(self) -> list[str]:
         """The render's text below the drawing (holdings, scores), blank lines dropped."""
-        full = marked(self.table.game, self.viewer() if not self.table.over() else None).plain
+        viewer = self.viewer() if not self.table.over() else None
+        full = marked(self.table.game, viewer).plain
         lines = full.split("\n")
-        n = board_lines(self.table.game.id, full)
+        n = board_lines(self.table.game, viewer)
         return [line.rstrip() for line in lines[n:] if line.strip()]
 
     def refresh_all(self) -> None:
@@ -249,15 +250,16 @@ class GameApp(App[int]):
         short = self.compact or not self.query_one("#main").has_class("wide")
         if short and not self.compact and any(self.details()):
             out.append(_("holdings and scores: type `status`") + "\n", style="dim")
-        for line in self.details():
-            bare = line.strip()
-            if bare.startswith(("To move", "Your move")):
-                to_move = bare
-                continue
-            if short or bare.startswith(("(", "W/G/B/K", "rN / bN", "(P)")) \
-                    or "upper case" in line:
-                continue
-            out.append(bare + "\n")
+        # the render's parts, not its words: the key is left out, the status's last line is
+        # whose turn it is (said below in the table's words)
+        _key, facts, status = text_parts(t.game, self.viewer() if not t.over() else None)
+        if t.over():
+            status = []  # the end is said below, once
+        elif status:
+            to_move = status[-1].strip()
+            status = status[:-1]
+        for line in [] if short else [*facts, *status]:
+            out.append(line.strip() + "\n")
         if legend(t.game):
             out.append(_("cell codes: type `notation`") + "\n", style="dim")
         if t.game.history:

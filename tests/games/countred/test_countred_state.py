@@ -169,8 +169,8 @@ def test_a_player_to_move_without_a_legal_move_is_refused() -> None:
 def test_the_board_reads_without_colour() -> None:
     game = CountRed.from_json(state_with(GOOD))
     text = game_entry("countred").render(game, None).plain
-    for needle in ("b1 (1)", "r3", "b3 (0)", "#", "player 0: moves on even counts",
-                   "player 1: moves on odd counts", "To move: player 0 (even counts)", "7 of 50"):
+    for needle in ("b1 (1)", "r3", "b3 (0)", "#", "first: moves on even counts",
+                   "second: moves on odd counts", "To move: first (even counts)", "7 of 50"):
         assert needle in text, needle
     lines = text.splitlines()
     assert lines[0].split() == ["A", "B", "C", "D"]
@@ -195,8 +195,8 @@ def test_explain_a_field_shows_the_counts_and_the_targets() -> None:
     assert explain is not None
     text = explain(CountRed.new(OPTIONS), "b2")
     assert "counts 4" in text and "B1 1, A2 1, C2 1, B3 1" in text
-    assert "Player 0 (to move), on even counts, may lift it." in text
-    assert "Player 1, on odd counts, may not lift it" in text and "[CR-4]" in text
+    assert "first (to move), on even counts, may lift it." in text
+    assert "second, on odd counts, may not lift it" in text and "[CR-4]" in text
     assert "  A1: yes, 0 (the new stack, no neighbours): even" in text
     assert "  C2: no, 1 (the new stack, no neighbours): odd" in text
 

@@ -73,10 +73,10 @@ def test_render_reads_without_colour() -> None:
     assert lines[1].split() == ["3", "b", "K", "b", "r", "·", "r", "g", "S", "g"]
     assert "S  b [K]" in lines[4]  # player 1's b2.nw (silver), player 0 locks b2.ne (black)
     assert "###" in lines[8]  # player 1's barrier between a1.ne and b1.nw
-    assert "player 0 (black): tokens G (green)" in text
+    assert "first (black): tokens G (green)" in text
     assert "starting discs earning nothing: a3 c1" in text
     assert "barrier a1.ne-b1.nw" in text and "lock b2.ne" in text
-    assert "Player 0 (black) to move: main action" in text
+    assert "first (black) to move: main action" in text
     game.apply("b2.ne-b2.c")
     text = entry.render(game, None).plain
     assert "blocking actions (lock/unlock, bar/unbar, end)" in text
@@ -88,7 +88,7 @@ def test_render_before_the_set_up() -> None:
     entry = game_entry("discs")
     game = entry.cls.new({"seed": "1"})
     text = entry.render(game, None).plain
-    assert "Player 0 arranges the discs" in text and " ? " in text
+    assert "first arranges the discs" in text and " ? " in text
 
 
 def test_explain_lists_the_actions_of_a_disc_or_a_hole() -> None:

@@ -17,7 +17,7 @@ from rulebox.games.columba.cards import CARDS, COLOUR_NAMES, sq_text
 from rulebox.games.columba.moves import ColumbaMove, shared_move
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE
 from rulebox.games.columba.territory import Cotes, find_regions
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 if TYPE_CHECKING:
     from rulebox.games.columba.rules import Columba
@@ -39,7 +39,7 @@ def _parse_roles(text: str) -> tuple[str, ...]:
     return names
 
 
-OFFICIA_OPTION = int_option("officia", 0, "1: deal each player an Officia role (CB-15)", 0, 1)
+OFFICIA_OPTION = int_option("officia", 0, N_("1: deal each player an Officia role (CB-15)"), 0, 1)
 ROLES_OPTION = OptionSpec(
     "roles", None, "the Officia roles in seat order, comma-separated (CB-16): "
     + ", ".join(ROLES), parse=_parse_roles, show=lambda v: ",".join(v))

@@ -27,7 +27,7 @@ from rulebox.games.columba.moves import ColumbaMove
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE, SEATS
 from rulebox.games.columba.rules import Columba
 from rulebox.games.columba.territory import FALCON, FIELD
-from rulebox.i18n import _
+from rulebox.i18n import N_, _, ngettext
 
 BG = ("black on grey93", "black on grey58", "white on dark_orange3", "white on grey11")
 PLAYER_STYLE = ("bold red", "bold magenta", "bold yellow", "bold green")
@@ -63,6 +63,14 @@ def _card_text(card: str, rot: int = 0) -> str:
 def render(game: Columba, player: int | None = None) -> Text:
     """The territory, every player's objective, reserve, dovecotes, falcons and score, and the
     card in hand. Nothing of the deck's order is shown (only how many cards are left)."""
+    drawing, key, facts, status = render_parts(game, player)
+    return Text.assemble(drawing, key, facts, status)
+
+
+def render_parts(game: Columba, player: int | None = None) -> tuple[Text, Text, Text, Text]:
+    """The render in its parts, whatever the language: the drawing (the territory, the first
+    lines), the key to its codes, the facts (estates, each player's board, the supply) and the
+    status (whose turn and what to do, or the end), in the order :func:`render` shows them."""
     out = Text()
     owner_of: dict[int, int] = {}
     values: list[str] = []
@@ -71,116 +79,132 @@ def render(game: Columba, player: int | None = None) -> Text:
             owner_of[q] = owner
         per = 2 if large else 1
         extra = len(game.under().get(k, []))
-        bonus = (f" + {extra} peasant tile{'s' if extra != 1 else ''} x 2" if extra else "")
-        values.append(f"{SEATS[owner]} (player {owner}): {'large' if large else 'small'} "
-                      f"dovecote at {sq_text(k)}, {_pigeons(len(members))} x {per}{bonus} = "
-                      f"{len(members) * per + 2 * extra}")
+        bonus = (" + " + ngettext("{n} peasant tile", "{n} peasant tiles", extra).format(n=extra)
+                 + " x 2" if extra else "")
+        where = (_("large dovecote at {square}") if large
+                 else _("small dovecote at {square}")).format(square=sq_text(k))
+        values.append(f"{game.seat_name(owner)}: {where}, {_pigeons(len(members))} x {per}"
+                      f"{bonus} = {len(members) * per + 2 * extra}")
     coords = [xy(k) for k in game.squares()]
     xs = [c[0] for c in coords]
     ys = [c[1] for c in coords]
     x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
-    from rulebox.games.columba.cards import key
+    from rulebox.games.columba.cards import key as square_key
 
     out.append("     " + "".join(f"{x:^4}" for x in range(x0, x1 + 1)) + "\n")
     for y in range(y0, y1 + 1):
         out.append(f"{y:>4} ")
         for x in range(x0, x1 + 1):
-            text, style = _cell(game, key(x, y), owner_of)
+            text, style = _cell(game, square_key(x, y), owner_of)
             out.append(text, style=style)
             out.append(" ")
         out.append("\n")
-    out.append("  W/G/B/K wild pigeon, w/g/b/k domesticated tile, F falcon; then estate owner; "
-               "S/L dovecote, p Pond, * laid this turn, ! a tile a falcon cut off (wild again)\n",
-               style="dim")
-    out.append("\nEstates:\n" if values else "\nNo estates yet.\n")
+    key = Text(_("  W/G/B/K wild pigeon, w/g/b/k domesticated tile, F falcon; then estate owner; "
+                 "S/L dovecote, p Pond, * laid this turn, ! a tile a falcon cut off (wild "
+                 "again)") + "\n", style="dim")
+    facts = Text()
+    facts.append("\n" + _("Estates:") + "\n" if values else "\n" + _("No estates yet.") + "\n")
     for line in values:
-        out.append(f"  {line}\n")
+        facts.append(f"  {line}\n")
     scores = game.scores()
-    out.append("\n")
+    facts.append("\n")
     for p in range(game.num_players):
         obj, slots = game.objective(p)
         if obj is None:
-            goal = "no objective"
+            goal = _("no objective")
         else:
             f = CARDS[obj].fields
             marks = [COLOURS[f[i]] + ("+" if slots[i] else "-") for i in range(4)]
-            goal = f"objective {obj} [{marks[0]} {marks[1]} / {marks[2]} {marks[3]}]"
+            goal = _("objective {objective}").format(objective=obj) + (
+                f" [{marks[0]} {marks[1]} / {marks[2]} {marks[3]}]")
         res = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.reserve(p)))
         small_left, large_left = game.cotes_left(p)
         chicks, adults = game.falcons_of(p)
         mate = game.partner(p)
-        team = f" (team with {SEATS[mate]})" if mate is not None else ""
-        out.append(f" {SEATS[p]:>6} ", style=PLAYER_STYLE[p])
+        team = (" " + _("(team with {seat})").format(seat=game.seat_name(mate))
+                if mate is not None else "")
+        facts.append(f" {game.seat_name(p):>6} ", style=PLAYER_STYLE[p])
         role = game.role(p)
         office = f" [{role}]" if role else ""
-        out.append(f" player {p}{team}{office}: {goal}; reserve {res}; dovecotes left {small_left} "
-                   f"small {large_left} large; falcons {chicks} chick {adults} adult; "
-                   f"score {scores[p]}\n")
+        facts.append((f"{team}{office}: " if team or office else " ") + _(
+            "{goal}; reserve {reserve}; dovecotes left {small} small {large} large; falcons "
+            "{chicks} chick {adults} adult; score {score}").format(
+            goal=goal, reserve=res, small=small_left, large=large_left, chicks=chicks,
+            adults=adults, score=scores[p]) + "\n")
         if role:
-            out.append(f"         {role}: {POWERS[role]}\n", style="dim")
+            facts.append(f"         {role}: {_(POWERS[role])}\n", style="dim")
     rules = []
     if game.opts.get("variant") == "kids":
-        rules.append("children's game (CB-13): cards and dovecotes only")
+        rules.append(_("children's game (CB-13): cards and dovecotes only"))
     if game.opts.get("pond"):
-        rules.append("the Pond is in play (CB-14): p marks its fields")
+        rules.append(_("the Pond is in play (CB-14): p marks its fields"))
     if game.role(0) is not None:
-        rules.append("Officia (CB-15): roles in brackets")
+        rules.append(_("Officia (CB-15): roles in brackets"))
         _power, marshal, second = game.turn_powers()
         if marshal is not None:
-            rules.append(f"the marshal's card must cover {sq_text(marshal)}")
+            rules.append(_("the marshal's card must cover {square}").format(
+                square=sq_text(marshal)))
         if second is not None:
-            rules.append("the falconer's second falcon is lost unless placed this turn")
+            rules.append(_("the falconer's second falcon is lost unless placed this turn"))
     if rules:
-        out.append(" Variant: " + "; ".join(rules) + "\n")
+        facts.append(" " + _("Variant:") + " " + "; ".join(rules) + "\n")
     supply = " ".join(f"{COLOURS[c]}{n}" for c, n in enumerate(game.supply()))
-    out.append(f"\n Supply: tiles {supply}, falcons {game.falcon_supply()}. "
-               f"Deck: {game.cards_left()} cards left (the project's own deck: {_short_note()})\n")
+    facts.append("\n " + _("Supply: tiles {tiles}, falcons {falcons}. Deck: {cards} cards left "
+                           "(the project's own deck: {note})").format(
+        tiles=supply, falcons=game.falcon_supply(), cards=game.cards_left(),
+        note=_short_note()) + "\n")
+    status = Text()
     outcome = game.outcome()
     if outcome is None:
         p = game.current_player()
-        out.append(f"\n To move: {SEATS[p]} (player {p}), turn {game.turn_number + 1}: ",
-                   style="bold")
+        status.append("\n " + _("To move: {seat}, turn {turn}:").format(
+            seat=game.seat_name(p), turn=game.turn_number + 1) + " ", style="bold")
         if game.phase == PLACE and game.hand is not None:
             hand = game.hand
             turns = ", ".join(f"r{90 * r} {_card_text(hand, r)}" for r in range(4))
-            out.append(f"lay card {hand} with place x,y rN; turned: {turns} (top row/bottom "
-                       "row)\n", style="bold")
+            status.append(_("lay card {card} with place x,y rN; turned: {turns} (top row/bottom "
+                            "row)").format(card=hand, turns=turns) + "\n", style="bold")
         elif game.phase == GOAL_PHASE:
-            out.append("objective complete: goal (take a new one) or nogoal\n", style="bold")
+            status.append(_("objective complete: goal (take a new one) or nogoal") + "\n",
+                          style="bold")
         elif game.phase == ACTIONS:
             cote, falcon, tiles = game.turn_flags()
             done = []
             if cote:
-                done.append("dovecote placed")
+                done.append(_("dovecote placed"))
             if falcon:
-                done.append("falcon acquired")
+                done.append(_("falcon acquired"))
             if tiles:
-                done.append(f"{len(tiles)} tile(s) laid")
-            out.append("cote, tile, buy XY, raise XY (XY: the tiles you pay), falcon or end"
-                       + (f" ({', '.join(done)})" if done else "") + "\n", style="bold")
+                done.append(ngettext("{n} tile laid", "{n} tiles laid", len(tiles)).format(
+                    n=len(tiles)))
+            status.append(_("cote, tile, buy XY, raise XY (XY: the tiles you pay), falcon or "
+                            "end") + (f" ({', '.join(done)})" if done else "") + "\n",
+                          style="bold")
     else:
-        who = ("a draw" if not outcome.winners
-               else " and ".join(f"{SEATS[w]} (player {w})" for w in outcome.winners)
-               + (" win" if len(outcome.winners) > 1 else " wins"))
-        out.append(f"\n Game over: {who}: {outcome.reason}\n", style="bold")
-    return out
+        names = _(" and ").join(game.seat_name(w) for w in outcome.winners)
+        who = (ngettext("{who} wins", "{who} win", len(outcome.winners)).format(who=names)
+               if outcome.winners else _("a draw"))
+        status.append("\n " + _("Game over: {who}: {reason}").format(
+            who=who, reason=outcome.reason) + "\n", style="bold")
+    return out, key, facts, status
 
 
 def _short_note() -> str:
-    return "printed faces unknown" if "not known" in DECK_NOTE else DECK_NOTE
+    return _("printed faces unknown") if "not known" in DECK_NOTE else DECK_NOTE
 
 
 POWERS = {
-    "architect": "architect x,y x2,y2 moves an own dovecote; architect x,y large swaps a small "
-                 "one for the large one in reserve (once a turn, after the card)",
-    "farmerswife": "farmerswife C puts a reserve tile on the objective (once a turn)",
-    "marshal": "marshal C x,y pays a tile; the next card covers x,y uncaptured (once a turn, "
-               "before the card)",
-    "peasant": "peasant x,y slides a reserve tile of the estate's colour under the dovecote on "
-               "x,y, 2 points each (once a turn)",
-    "thief": "thief P C takes a C tile from player P's reserve onto the objective (once a turn)",
-    "falconer": "falcons cost 1 + 1 tiles (buy X, raise X); a second buy a turn pays 1 + 1 "
-                "(buy XY) for an adult at once, lost unless a falcon is placed after it",
+    "architect": N_("architect x,y x2,y2 moves an own dovecote; architect x,y large swaps a small "
+                 "one for the large one in reserve (once a turn, after the card)"),
+    "farmerswife": N_("farmerswife C puts a reserve tile on the objective (once a turn)"),
+    "marshal": N_("marshal C x,y pays a tile; the next card covers x,y uncaptured (once a turn, "
+               "before the card)"),
+    "peasant": N_("peasant x,y slides a reserve tile of the estate's colour under the dovecote on "
+               "x,y, 2 points each (once a turn)"),
+    "thief": N_("thief P C takes a C tile from player P's reserve onto the objective (once a "
+                "turn)"),
+    "falconer": N_("falcons cost 1 + 1 tiles (buy X, raise X); a second buy a turn pays 1 + 1 "
+                "(buy XY) for an adult at once, lost unless a falcon is placed after it"),
 }
 
 
@@ -262,4 +286,4 @@ def explain(game: Columba, arg: str) -> str:
 
 def _pigeons(n: int) -> str:
     """``1 pigeon``, ``2 pigeons``."""
-    return f"{n} pigeon" if n == 1 else f"{n} pigeons"
+    return ngettext("{n} pigeon", "{n} pigeons", n).format(n=n)

@@ -95,7 +95,7 @@ from rulebox.games.columba.turn import Snapshot, action_problem, play
 from rulebox.games.columba.words import SEAT_NAMES
 from rulebox.games.columba.words import describe as _describe
 from rulebox.games.columba.words import highlights as _highlights
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 __all__ = ["ACTIONS", "COTES", "FALCON", "FALCONS", "FIELD", "GOAL_PHASE", "KIND_NAMES", "OVER",
            "PENALTY", "PHASES", "PLACE", "ROLES", "SEATS", "TILE", "TILES_PER_COLOUR", "WILD",
@@ -115,19 +115,20 @@ def _parse_deck(text: str) -> tuple[str, ...]:
     return ids
 
 
-PLAYERS_OPTION = int_option("players", 2, "number of players (4 = two teams, 0+2 against 1+3)",
-                            2, 4)
+PLAYERS_OPTION = int_option("players", 2,
+                            N_("number of players (4 = two teams, 0+2 against 1+3)"), 2, 4)
 DECK_OPTION = OptionSpec(
     "deck", None,
-    "order of the shuffled cards, ids comma-separated, first starts the territory (CB-16); "
-    "a shorter list plays a shorter game; P is the Pond (with pond=1)",
+    N_("order of the shuffled cards, ids comma-separated, first starts the territory (CB-16); "
+       "a shorter list plays a shorter game; P is the Pond (with pond=1)"),
     parse=_parse_deck, show=lambda v: ",".join(v),
 )
 
 
 VARIANT_OPTION = choice_option(
-    "variant", "standard", "standard rules, or the children's game (CB-13)", ("standard", "kids"))
-POND_OPTION = int_option("pond", 0, "1: shuffle the Pond card into the deck (CB-14)", 0, 1)
+    "variant", "standard", N_("standard rules, or the children's game (CB-13)"),
+    ("standard", "kids"))
+POND_OPTION = int_option("pond", 0, N_("1: shuffle the Pond card into the deck (CB-14)"), 0, 1)
 
 
 class Columba(Game):
@@ -951,21 +952,25 @@ class Columba(Game):
         totals = [sum(scores[p] for p in side) for side in sides]
         best = max(totals)
         tied = [i for i, t in enumerate(totals) if t == best]
+        # made in the current language each time it is asked (the reader's)
         shown = ", ".join(
-            f"{'+'.join(SEATS[p] for p in side)} {t}" for side, t in zip(sides, totals, strict=True)
+            f"{'+'.join(_(SEATS[p]) for p in side)} {t}"
+            for side, t in zip(sides, totals, strict=True)
         )
         if len(tied) == 1:
-            return Outcome(sides[tied[0]], tuple(scores), f"most points: {shown}")
+            return Outcome(sides[tied[0]], tuple(scores),
+                           _("most points: {shown}").format(shown=shown))
         big = [max(self.largest_estate(p) for p in sides[i]) for i in tied]
         top = max(big)
         still = [i for i, b in zip(tied, big, strict=True) if b == top]
         if len(still) == 1:
             return Outcome(sides[still[0]], tuple(scores),
-                           f"tied on points ({shown}); the largest estate ({top} pigeons) decides")
-        names = " and ".join("+".join(SEATS[p] for p in sides[i]) for i in still)
+                           _("tied on points ({shown}); the largest estate ({top} pigeons) "
+                             "decides").format(shown=shown, top=top))
+        names = _(" and ").join("+".join(_(SEATS[p]) for p in sides[i]) for i in still)
         return Outcome((), tuple(scores),
-                       f"a draw between {names}: tied on points ({shown}) and on the largest "
-                       "estate [CB-11]")
+                       _("a draw between {names}: tied on points ({shown}) and on the largest "
+                         "estate").format(names=names, shown=shown) + " [CB-11]")
 
     def _drawn_players(self) -> set[int]:
         """The players of the sides still tied after both tie-breaks (CB-11: a draw)."""

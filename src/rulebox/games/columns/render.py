@@ -12,6 +12,7 @@ from rich.text import Text
 from rulebox.games.columns.geometry import FILES, LEVELS, PIN_INDEX, RANKS
 from rulebox.games.columns.moves import Kind
 from rulebox.games.columns.rules import Columns
+from rulebox.i18n import _
 
 SEATS = ("light", "dark")
 STYLES = ("bold black on bright_yellow", "bold bright_white on blue")
@@ -29,6 +30,14 @@ def _cell(owner: int, kind: Kind, code: int) -> tuple[str, str]:
 
 def render(game: Columns, player: int | None = None) -> Text:
     """The board, each player's stock and whose turn it is."""
+    drawing, key, facts, status = render_parts(game, player)
+    return Text.assemble(drawing, facts, key, status)
+
+
+def render_parts(game: Columns, player: int | None = None) -> tuple[Text, Text, Text, Text]:
+    """The render in its parts, whatever the language: the drawing (the first lines), the key
+    to its letters, the facts (each player's stock) and the status (whose turn, or the end);
+    :func:`render` shows them in that order but the key after the facts."""
     out = Text()
     out.append("         " + "".join(f"{f:^6}" for f in FILES) + "\n")
     for rank in reversed(RANKS):
@@ -45,24 +54,25 @@ def render(game: Columns, player: int | None = None) -> Text:
                 out.append(" ")
             out.append("\n")
         out.append("         " + "".join(f"{f + rank:^6}" for f in FILES) + "\n\n")
+    facts = Text()
     levels = game.roundels_by_level()
     for p in (0, 1):
         left = game.pieces_left(p)
         stock = " ".join(f"{left[k]}{k.letter if p == 0 else k.letter.lower()}" for k in Kind)
-        out.append(f" {SEATS[p]:>5} ", style=STYLES[p])
-        out.append(f" player {p} holds {stock}; roundels on level 5: {levels[p][4]}\n")
-    out.append(" (● R roundel, ■ S single, ▬ D double, ▙ T triple blocker; numbers tell pieces "
-               "apart;\n  light upper case, dark lower case)\n",
-               style="dim")
+        facts.append(f" {game.seat_name(p):>5} ", style=STYLES[p])
+        facts.append(" " + _("holds {stock}; roundels on level 5: {n}").format(
+            stock=stock, n=levels[p][4]) + "\n")
+    key = Text(_(" (● R roundel, ■ S single, ▬ D double, ▙ T triple blocker; numbers tell "
+                 "pieces apart;\n  {light} upper case, {dark} lower case)").format(
+                   light=game.seat_name(0), dark=game.seat_name(1)) + "\n", style="dim")
+    status = Text()
     outcome = game.outcome()
     if outcome is None:
-        p = game.current_player()
-        out.append(f"\n To move: player {p} ({SEATS[p]})\n", style="bold")
+        seat = game.seat_name(game.current_player())
+        status.append("\n " + _("To move: {seat}").format(seat=seat) + "\n", style="bold")
     else:
-        who = (
-            f"player {outcome.winners[0]} ({SEATS[outcome.winners[0]]}) wins"
-            if outcome.winners
-            else "a draw"
-        )
-        out.append(f"\n Game over: {who}: {outcome.reason}\n", style="bold")
-    return out
+        who = (_("{seat} wins").format(seat=game.seat_name(outcome.winners[0]))
+               if outcome.winners else _("a draw"))
+        status.append("\n " + _("Game over: {who}: {reason}").format(
+            who=who, reason=outcome.reason) + "\n", style="bold")
+    return out, key, facts, status

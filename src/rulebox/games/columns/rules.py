@@ -52,7 +52,7 @@ from rulebox.games.columns.moves import (
 from rulebox.games.columns.words import SEAT_NAMES
 from rulebox.games.columns.words import describe as _describe
 from rulebox.games.columns.words import highlights as _highlights
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 _R_ITEMS = tuple(enumerate(ROUNDELS))
 _UNIT = re.compile(r"[RSrs]|[DTdt]\d+")
@@ -69,7 +69,7 @@ class Columns(Game):
     id = "columns"
     title = "Columns"
     player_counts = (2,)
-    option_specs = (int_option("first", 0, "who places first (COL-10)", 0, 1),)
+    option_specs = (int_option("first", 0, N_("who places first (COL-10)"), 0, 1),)
     max_moves = 2 * sum(STOCK.values())
     return_bounds = (-1.0, 1.0)
     seat_names = SEAT_NAMES
@@ -265,10 +265,14 @@ class Columns(Game):
             a, b = counts[0][level], counts[1][level]
             if a != b:
                 winner = 0 if a > b else 1
-                how = "on level 5" if level == 4 else f"tie-break on level {level + 1}"
-                why = f"more roundels {how} ({max(a, b)} to {min(a, b)})"
-                return Outcome((winner,), scores, why)
-        return Outcome((), scores, "tied on every level")
+                # made in the current language each time it is asked (the reader's)
+                if level == 4:
+                    why = _("more roundels on level 5 ({a} to {b})")
+                else:
+                    why = _("more roundels tie-break on level {level} ({a} to {b})")
+                return Outcome((winner,), scores, why.format(level=level + 1, a=max(a, b),
+                                                             b=min(a, b)))
+        return Outcome((), scores, _("tied on every level"))
 
     def returns(self) -> list[float]:
         out = self.outcome()

@@ -2,7 +2,7 @@
 
 Row 4 is at the top, row 1 at the bottom, as the rulebook's board. Every field shows its value
 in its corner and ``#`` when locked; its pieces are written ``r2`` (red 2) and ``b3`` (black 3),
-a stack's top above its bottom with the former in brackets (``(1)``: formed by player 1), so the
+a stack's top above its bottom with the former in brackets (``(1)``: formed by seat 1), so the
 board reads without colour as well.
 """
 
@@ -25,9 +25,11 @@ from rulebox.games.countred.moves import (
     piece_words,
 )
 from rulebox.games.countred.rules import CLAIM_AT, FIFTY, PARITY_WORDS, CountRed
+from rulebox.games.countred.words import SEAT_NAMES
 from rulebox.i18n import _, ngettext
 
-SEATS = ("player 0", "player 1")
+SEATS = SEAT_NAMES
+
 RED_STYLE = "bold red"
 BLACK_STYLE = "bold white on grey23"
 _W = 10  # inner width of a cell
@@ -42,6 +44,13 @@ def _piece(out: Text, piece: int, extra: str = "") -> None:
 
 def render(game: CountRed, player: int | None = None) -> Text:
     """The board with values, pieces, stacks, locks; each player's parity; whose turn it is."""
+    out = render_drawing(game)
+    drawing, key, facts, status = _parts_after(game, out)
+    return Text.assemble(drawing, key, facts, status)
+
+
+def render_drawing(game: CountRed) -> Text:
+    """The board alone (no words: notation, values and pieces)."""
     out = Text()
     line = "    +" + "+".join("-" * _W for _ in COLUMNS) + "+\n"
     out.append("     " + "".join(f"{c:^{_W + 1}}" for c in COLUMNS) + "\n")
@@ -64,28 +73,47 @@ def render(game: CountRed, player: int | None = None) -> Text:
                     out.append(" " * _W)
             out.append("|\n")
         out.append(line)
-    out.append(
-        " rN / bN: red / black piece numbered N. A stack shows its top over its bottom;\n"
-        " (P): formed by player P. #: locked field. The small figure is the field's value.\n"
-    )
+    return out
+
+
+def render_parts(game: CountRed, player: int | None = None) -> tuple[Text, Text, Text, Text]:
+    """The render in its parts, whatever the language: the drawing (the first lines), the key
+    to its letters, the facts (each player's parity) and the status (whose turn, or the end),
+    in the order :func:`render` shows them."""
+    return _parts_after(game, render_drawing(game))
+
+
+def _parts_after(game: CountRed, drawing: Text) -> tuple[Text, Text, Text, Text]:
+    key = Text(_(" rN / bN: red / black piece numbered N. A stack shows its top over its "
+                 "bottom;\n (0) / (1): formed by {seat0} / {seat1}. #: locked field. The small "
+                 "figure is the field's value.").format(
+                   seat0=game.seat_name(0), seat1=game.seat_name(1)) + "\n")
+    facts = Text()
     for p in (0, 1):
-        first = " (moved first)" if game.opts["first"] == p else ""
-        out.append(f" player {p}: moves on {PARITY_WORDS[game.parity(p)]} counts{first}\n")
+        line = _(" {seat}: moves on {parity} counts").format(
+            seat=game.seat_name(p), parity=_(PARITY_WORDS[game.parity(p)]))
+        if game.opts["first"] == p:
+            line += _(" (moved first)")
+        facts.append(line + "\n")
+    status = Text()
     outcome = game.outcome()
     if outcome is None:
         p = game.current_player()
-        out.append(
-            f"\n To move: player {p} ({PARITY_WORDS[game.parity(p)]} counts)", style="bold"
-        )
-        out.append(f". Moves without a new three: {game.moves_without_three()} of {FIFTY}.")
+        status.append("\n " + _("To move: {seat} ({parity} counts)").format(
+            seat=game.seat_name(p), parity=_(PARITY_WORDS[game.parity(p)])), style="bold")
+        status.append(_(". Moves without a new three: {n} of {fifty}.").format(
+            n=game.moves_without_three(), fifty=FIFTY))
         n = game.occurrences()
         if n >= CLAIM_AT:
-            out.append(f" This position has occurred {n} times: `claim` draws.")
-        out.append("\n")
+            status.append(" " + _("This position has occurred {n} times: `claim` draws.").format(
+                n=n))
+        status.append("\n")
     else:
-        who = f"player {outcome.winners[0]} wins" if outcome.winners else "a draw"
-        out.append(f"\n Game over: {who}: {outcome.reason}\n", style="bold")
-    return out
+        who = (_("{seat} wins").format(seat=game.seat_name(outcome.winners[0]))
+               if outcome.winners else _("a draw"))
+        status.append("\n " + _("Game over: {who}: {reason}").format(
+            who=who, reason=outcome.reason) + "\n", style="bold")
+    return drawing, key, facts, status
 
 
 def _parity(n: int) -> str:
@@ -125,8 +153,8 @@ def _explain_move(game: CountRed, s: int, t: int) -> str:
     p = _mover(game)
     name = f"{FIELD_NAMES[s]}-{FIELD_NAMES[t]}"
     why = game.why_illegal(p, s, t)
-    lines = [_("{move} for player {p} ({parity} counts):").format(
-        move=name, p=p, parity=_(PARITY_WORDS[game.parity(p)]))]
+    lines = [_("{move} for {seat} ({parity} counts):").format(
+        move=name, seat=game.seat_name(p), parity=_(PARITY_WORDS[game.parity(p)]))]
     if game.pieces(s) and s != t and len(game.pieces(t)) < 2:
         n, how = game.lift_count(s)
         lines.append(_("  lift:  {n} ({how}): {parity}").format(n=n, how=how, parity=_parity(n)))
@@ -155,9 +183,9 @@ def _explain_field(game: CountRed, s: int) -> str:
     if len(pieces) == 2:
         lines.append(
             _("{head}; it holds a stack: the {piece_words} on the {piece_words2}, "
-              "formed by player {former}.").format(
+              "formed by {seat}.").format(
                 head=head, piece_words=piece_words(piece), piece_words2=piece_words(pieces[0]),
-                former=game.former(s))
+                seat=game.seat_name(game.former(s) or 0))
         )
         n, how = game.lift_count(s)
         lines.append(_("Lifting the {piece_words} (CR-5) counts {n} ({how}): {parity}.").format(
@@ -177,11 +205,11 @@ def _explain_field(game: CountRed, s: int) -> str:
     lifters = []
     for q in (0, 1):
         if q == p and game.outcome() is None:
-            who = _("Player {q} (to move), on {parity} counts,").format(
-                q=q, parity=_(PARITY_WORDS[game.parity(q)]))
+            who = _("{seat} (to move), on {parity} counts,").format(
+                seat=game.seat_name(q), parity=_(PARITY_WORDS[game.parity(q)]))
         else:
-            who = _("Player {q}, on {parity} counts,").format(
-                q=q, parity=_(PARITY_WORDS[game.parity(q)]))
+            who = _("{seat}, on {parity} counts,").format(
+                seat=game.seat_name(q), parity=_(PARITY_WORDS[game.parity(q)]))
         problem = game.lift_problem(q, s)
         if problem is None:
             lifters.append(q)
@@ -190,7 +218,7 @@ def _explain_field(game: CountRed, s: int) -> str:
             lines.append(_("{who} may not lift it: {problem} [{problem2}]").format(
                              who=who, problem=problem[0], problem2=problem[1]))
     for q in lifters:
-        lines.append(_("Where player {q} could set it:").format(q=q))
+        lines.append(_("Where {seat} could set it:").format(seat=game.seat_name(q)))
         for t in range(NUM_FIELDS):
             if t == s:
                 continue
@@ -220,14 +248,16 @@ def announce(game: CountRed, mover: int, before: dict) -> list[str]:
     lines = []
     new_locks = sorted(set(after["locked"]) - set(before["locked"]))
     if new_locks:
-        lines.append(_("three in a column: {new_locks} are locked; player {mover} "
+        lines.append(_("three in a column: {new_locks} are locked; {seat} "
                        "earns a bonus move").format(
-                         new_locks=', '.join(new_locks), mover=mover) + " [CR-10]")
+                         new_locks=', '.join(new_locks), seat=game.seat_name(mover))
+                     + " [CR-10]")
     if game.is_terminal():
         return lines
     nxt = game.current_player()
     expected = mover if new_locks else 1 - mover
     if nxt != expected:
-        lines.append(_("player {expected} has no legal move and is skipped; player "
-                       "{nxt} moves again").format(expected=expected, nxt=nxt) + " [CR-11]")
+        lines.append(_("{skipped} has no legal move and is skipped; {seat} moves "
+                       "again").format(skipped=game.seat_name(expected),
+                                       seat=game.seat_name(nxt)) + " [CR-11]")
     return lines

@@ -63,7 +63,7 @@ from rulebox.games.countred.moves import (
 from rulebox.games.countred.words import SEAT_NAMES
 from rulebox.games.countred.words import describe as _describe
 from rulebox.games.countred.words import highlights as _highlights
-from rulebox.i18n import N_, _, ngettext
+from rulebox.i18n import N_, _, ngettext, use_language
 
 FIFTY = 50
 """Moves without a new three that draw the game (CR-13)."""
@@ -147,15 +147,17 @@ class CountRed(Game):
     title = "Count Red"
     player_counts = (2,)
     option_specs = (
-        int_option("first", None, "who moves first (CR-2; drawn from the seed if omitted)", 0, 1),
+        int_option("first", None, N_("who moves first (CR-2; drawn from the seed if omitted)"),
+                   0, 1),
         int_option(
-            "even", None, "who moves on even counts (CR-2; drawn from the seed if omitted)", 0, 1
+            "even", None, N_("who moves on even counts (CR-2; drawn from the seed if omitted)"),
+            0, 1
         ),
         choice_option(
             "stack_lift",
             "seed",
-            "lifting from a stack (CR-5): seed = the stack's red count must have the former's "
-            "parity; free = the former may always lift",
+            N_("lifting from a stack (CR-5): seed = the stack's red count must have the "
+               "former's parity; free = the former may always lift"),
             ("seed", "free"),
         ),
     )
@@ -198,6 +200,9 @@ class CountRed(Game):
         self._seen: dict[int, int] = {}
         self._legal: list[CountRedMove] = []
         self._over: Outcome | None = None
+        self._end: tuple[str, int, int, int] = ("", 0, 0, 0)
+        """How the game ended (kind, seat, count, colour): the reason is said from it in the
+        language of whoever asks (:func:`_ending_text`); ``_over`` keeps the English."""
         self._undo_stack: list[_MoveUndo | _ClaimUndo] = []
 
     def _put(self, f: int, bottom: int, top: int) -> None:
@@ -322,7 +327,7 @@ class CountRed(Game):
             if not moves:
                 self._to_move = candidate ^ 1
                 self._legal = []
-                self._over = Outcome((), None, "neither player can move [CR-11]")
+                self._over = self._ended((), "stuck")
                 return -1
         self._to_move = candidate
         key = (self._key << 1) | candidate
@@ -332,9 +337,7 @@ class CountRed(Game):
         if n >= CLAIM_AT:
             if n >= DRAW_AT:
                 self._legal = []
-                self._over = Outcome(
-                    (), None, f"the same position occurred for the {_nth(n)} time [CR-12]"
-                )
+                self._over = self._ended((), "repeated", n=n)
                 return key
             moves.append(CLAIM)
         self._legal = moves
@@ -346,11 +349,7 @@ class CountRed(Game):
         if s < 0:  # claim (CR-12)
             self._undo_stack.append(_ClaimUndo(self._legal))
             n = self._seen.get(self._full_key(), 0)
-            self._over = Outcome(
-                (), None, ngettext("{seat} claimed a draw: the position occurred {n} time",
-                                   "{seat} claimed a draw: the position occurred {n} times",
-                                   n).format(seat=_(SEAT_NAMES[p]), n=n) + " [CR-12]"
-            )
+            self._over = self._ended((), "claimed", p=p, n=n)
             self._legal = []
             self._history.append(move)
             return
@@ -376,13 +375,7 @@ class CountRed(Game):
             colours = [RED[bot[f]] if bot[f] else -1 for f in column]
             c = colours[t >> 2]
             if colours.count(c) == 4:
-                self._over = Outcome(
-                    (p,),
-                    None,
-                    _("{seat} made four {colour} in column {column}").format(
-                        seat=_(SEAT_NAMES[p]), colour=_("red") if c else _("black"),
-                        column=COLUMNS[t & 3]) + " [CR-9]",
-                )
+                self._over = self._ended((p,), "four", p=p, n=t & 3, c=c)
                 self._legal = []
                 self._undo_stack.append(
                     _MoveUndo(legal, s, sb, st, sf, t, tb, tt, tf, p, fifty, counted, three))
@@ -406,7 +399,7 @@ class CountRed(Game):
                     return
         self._fifty += 1
         if self._fifty >= FIFTY:
-            self._over = Outcome((), None, f"{FIFTY} moves without a new three [CR-13]")
+            self._over = self._ended((), "fifty")
             self._legal = []
             self._to_move = p ^ 1
         else:
@@ -569,7 +562,18 @@ class CountRed(Game):
 
     # --- the end --------------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
-        return self._over
+        over = self._over
+        if over is None or not self._end[0]:
+            return over
+        return Outcome(over.winners, None, _ending_text(*self._end))
+
+    def _ended(self, winners: tuple[int, ...], kind: str, p: int = 0, n: int = 0,
+               c: int = 0) -> Outcome:
+        """The ending ``kind`` (see :func:`_ending_text`) kept to be said in any language; the
+        outcome made here says it in English (the position's JSON and text keep that)."""
+        self._end = (kind, p, n, c)
+        with use_language("en"):
+            return Outcome(winners, None, _ending_text(kind, p, n, c))
 
     def returns(self) -> list[float]:
         out = self._over
@@ -598,6 +602,7 @@ class CountRed(Game):
         g._seen = dict(self._seen)
         g._legal = self._legal  # never changed in place
         g._over = self._over
+        g._end = self._end
         g._undo_stack = list(self._undo_stack)  # records are never changed; undo copies `seen`
         return g
 
@@ -833,6 +838,7 @@ class CountRed(Game):
             raise StateError(_("a game is won only by a four, and the board holds none")
                 + " [CR-9]")
         self._over = Outcome(tuple(winners), None, over["reason"])
+        self._end = ("", 0, 0, 0)  # a loaded reason is said as it was saved
 
     def _four(self) -> int | None:
         """The column holding four bases of one colour, if any (CR-9)."""
@@ -875,8 +881,24 @@ class CountRed(Game):
         return _highlights(self)
 
 
-def _nth(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+def _ending_text(kind: str, p: int, n: int, c: int) -> str:
+    """An ending's reason in the current language, the rule ID outside the translated text:
+    ``stuck`` (CR-11), ``repeated`` ``n`` times and ``claimed`` by ``p`` after ``n`` (CR-12),
+    ``four`` of colour ``c`` (1: red) in column ``n`` made by ``p`` (CR-9), ``fifty`` (CR-13)."""
+    if kind == "stuck":
+        return _("neither player can move") + " [CR-11]"
+    if kind == "repeated":
+        # DRAW_AT is 5: the fifth occurrence draws (no other count ends a game)
+        return _("the same position occurred for the fifth time") + " [CR-12]"
+    if kind == "claimed":
+        return ngettext("{seat} claimed a draw: the position occurred {n} time",
+                        "{seat} claimed a draw: the position occurred {n} times",
+                        n).format(seat=_(SEAT_NAMES[p]), n=n) + " [CR-12]"
+    if kind == "four":
+        return _("{seat} made four {colour} in column {column}").format(
+            seat=_(SEAT_NAMES[p]), colour=_("red") if c else _("black"),
+            column=COLUMNS[n]) + " [CR-9]"
+    return _("{fifty} moves without a new three").format(fifty=FIFTY) + " [CR-13]"
 
 
 def _times(n: int) -> str:

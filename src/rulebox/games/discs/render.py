@@ -29,7 +29,8 @@ from rulebox.games.discs.geometry import (
     hole_xy,
 )
 from rulebox.games.discs.moves import COLOUR_NAMES, COLOURS
-from rulebox.games.discs.rules import Discs
+from rulebox.games.discs.rules import Discs, Phase
+from rulebox.i18n import _
 
 SEATS = ("first", "second")
 DISC_STYLES = {"R": "on dark_red", "G": "on dark_green", "B": "on navy_blue", "?": "on grey30"}
@@ -95,6 +96,12 @@ def _gap_text(game: Discs, lines: list[tuple[int, str]]) -> tuple[str, str]:
 def render(game: Discs, player: int | None = None) -> Text:
     """The discs, pins, locks and barriers; each player's tokens, starting discs still earning
     nothing, lock and barrier; whose turn it is and in which part of the turn."""
+    drawing, key, facts, status = render_parts(game, player)
+    return Text.assemble(drawing, key, facts, status)
+
+
+def _drawing(game: Discs) -> Text:
+    """The board alone (notation letters, no words)."""
     out = Text()
     for y in range(_SIZE - 2, -2, -1):
         r, ry = divmod(y + 1, DISC_SPACING)  # a disc covers 3 rows (ry 0..2), then a gap
@@ -114,27 +121,63 @@ def render(game: Discs, player: int | None = None) -> Text:
             else:
                 out.append("   ")
         out.append("\n")
-    out.append("   " + "".join(f"   {f:^3}      " for f in FILES).rstrip() + "\n\n")
-    _legend(game, out)
+    out.append("   " + "".join(f"   {f:^3}      " for f in FILES).rstrip() + "\n")
     return out
 
 
-def _legend(game: Discs, out: Text) -> None:
+def render_parts(game: Discs, player: int | None = None,
+                 drawing: Text | None = None) -> tuple[Text, Text, Text, Text]:
+    """The render in its parts, whatever the language: the drawing (the first lines), the key
+    to its letters (none: the module's doc says them), the facts (each player's tokens, lock
+    and barrier) and the status (whose turn and which part of it, or the end), in the order
+    :func:`render` shows them."""
+    if drawing is None:
+        drawing = _drawing(game)
+    facts = Text("\n")
     for p in (0, 1):
         colour = game.pin_colour(p)
         if colour is None:
-            out.append(f" player {p} ({SEATS[p]}): no pins yet\n")
+            facts.append(" " + _("{seat}: no pins yet").format(seat=game.seat_name(p)) + "\n")
             continue
-        out.append(f" {PIN_LETTERS[colour]} ", style=PIN_STYLES[colour])
+        facts.append(f" {PIN_LETTERS[colour]} ", style=PIN_STYLES[colour])
         tokens = game.tokens(p)
-        have = ", ".join(COLOUR_NAMES[COLOURS.index(c)] for c in tokens) or "none"
+        have = ", ".join(_(COLOUR_NAMES[COLOURS.index(c)]) for c in tokens) or _("none")
         home = [DISC_NAMES[d] for d in game.home_discs(p)]
         lock, bar = game.lock_hole(p), game.barrier(p)
-        out.append(
-            f" player {p} ({colour}): tokens {tokens or '-'} ({have}); "
-            f"starting discs earning nothing: {' '.join(home) or 'none'}; "
-            f"lock {HOLE_NAMES[lock] if lock >= 0 else '-'}; "
-            f"barrier {LINE_NAMES[bar] if bar >= 0 else '-'}\n"
-        )
-    out.append(f" turns without a new token: {game.quiet_turns}\n")
-    out.append(f"\n {game.describe_phase()}\n", style="bold")
+        facts.append(" " + _("{seat} ({colour}): tokens {tokens} ({have}); starting discs "
+                             "earning nothing: {home}; lock {lock}; barrier {barrier}").format(
+            seat=game.seat_name(p), colour=_(colour), tokens=tokens or "-", have=have,
+            home=" ".join(home) or _("none"), lock=HOLE_NAMES[lock] if lock >= 0 else "-",
+            barrier=LINE_NAMES[bar] if bar >= 0 else "-") + "\n")
+    facts.append(" " + _("turns without a new token: {n}").format(n=game.quiet_turns) + "\n")
+    status = Text("\n " + _phase(game) + "\n", style="bold")
+    return drawing, Text(), facts, status
+
+
+def _phase(game: Discs) -> str:
+    """Whose turn it is and what they may do, in words (the end: who won and why)."""
+    out = game.outcome()
+    if out is not None:
+        who = (_("{seat} wins").format(seat=game.seat_name(out.winners[0])) if out.winners
+               else _("a draw"))
+        return _("Game over: {who}: {reason}").format(who=who, reason=out.reason)
+    p = game.current_player()
+    seat = game.seat_name(p)
+    if game.phase == Phase.ARRANGE:
+        return _("{seat} arranges the discs (arrange RGBRGBRGB)").format(seat=seat)
+    if game.phase == Phase.CHOOSE:
+        return _("{seat} chooses a pin colour and two opposite corners "
+                 "(choose silver a1c3)").format(seat=seat)
+    colour = _(game.pin_colour(p) or "")
+    if game.phase == Phase.MAIN:
+        return _("{seat} ({colour}) to move: main action (move a pin, turn a disc, "
+                 "or pass)").format(seat=seat, colour=colour)
+    left = []
+    lock_done, bar_done = game.turn_flags()
+    if not lock_done:
+        left.append("lock/unlock")
+    if not bar_done:
+        left.append("bar/unbar")
+    left.append("end")
+    return _("{seat} ({colour}) to move: blocking actions ({actions})").format(
+        seat=seat, colour=colour, actions=", ".join(left))

@@ -88,7 +88,7 @@ from rulebox.games.discs.moves import (
 from rulebox.games.discs.words import SEAT_NAMES
 from rulebox.games.discs.words import describe as _describe
 from rulebox.games.discs.words import highlights as _highlights
-from rulebox.i18n import _
+from rulebox.i18n import N_, _, use_language
 
 PINS_PER_PLAYER = 10
 PINS_PER_DISC = 5
@@ -134,10 +134,31 @@ def _token_text(mask: int) -> str:
 
 
 class _Result(NamedTuple):
-    """How the game ended: the winners (none for a draw) and why."""
+    """How the game ended: the winners (none for a draw) and why (``reason`` in English, as
+    the position's JSON keeps it; ``kind`` and ``n`` say it in any language, see
+    :func:`_ending_text`; ``kind`` ``""``: a loaded reason, said as it was saved)."""
 
     winners: tuple[int, ...]
     reason: str
+    kind: str = ""
+    n: int = 0
+
+
+def _ending_text(kind: str, n: int) -> str:
+    """An ending's reason in the current language: ``passed`` (both in a row), ``all`` (seat
+    ``n`` holds every colour, DSC-6), ``quiet`` (``n`` turns without a token), ``repeated``."""
+    if kind == "passed":
+        return _("both players passed in a row")
+    if kind == "all":
+        return _("{seat} holds a token of each colour").format(seat=_(SEAT_NAMES[n]))
+    if kind == "quiet":
+        return _("{n} turns in a row without a new token").format(n=n)
+    return _("the same position at the start of a turn for the third time")
+
+
+def _ended(winners: tuple[int, ...], kind: str, n: int = 0) -> _Result:
+    with use_language("en"):
+        return _Result(winners, _ending_text(kind, n), kind, n)
 
 
 class _Scalars(NamedTuple):
@@ -183,8 +204,9 @@ class Discs(Game):
     player_counts = (2,)
     option_specs = (
         int_option("quiet_limit", QUIET_TURN_LIMIT,
-                   "turns in a row without a new token that draw the game (DSC-7, our "
-                   "addition); 0 plays the rulebook's text, which has no such limit", 0, 100_000),
+                   N_("turns in a row without a new token that draw the game (DSC-7, our "
+                      "addition); 0 plays the rulebook's text, which has no such limit"),
+                   0, 100_000),
     )
     max_moves = 2 + ACTIONS_PER_TURN * MAX_TURNS
     return_bounds = (-1.0, 1.0)
@@ -463,7 +485,7 @@ class Discs(Game):
         elif k == _PASS:
             self._undo.append(self._snapshot())
             if self._passes:
-                self._result = _Result((), "both players passed in a row")
+                self._result = _ended((), "passed")
             self._passes = 1
             self._phase = _BLOCK
         elif k == _ARRANGE:
@@ -504,8 +526,7 @@ class Discs(Game):
                 self._tokens[p] = tokens
                 self._earned = True
                 if tokens == ALL_TOKENS:  # DSC-6: wins at once
-                    self._result = _Result((p,), _("{seat} holds a token of each colour").format(
-                        seat=_(SEAT_NAMES[p])))
+                    self._result = _ended((p,), "all", p)
 
     def _turn_disc(self, disc: int, direction: int) -> None:
         where = TURN_MAPS[direction][disc]
@@ -532,10 +553,9 @@ class Discs(Game):
         self._reps[key] = seen
         limit = self.opts["quiet_limit"]
         if limit and self._quiet >= limit:
-            self._result = _Result((), f"{limit} turns in a row without a new token")
+            self._result = _ended((), "quiet", limit)
         elif seen >= REPETITION_LIMIT:
-            self._result = _Result(
-                (), "the same position at the start of a turn for the third time")
+            self._result = _ended((), "repeated")
         return key
 
     def _choose(self, colour: int, pair: int) -> None:
@@ -618,6 +638,8 @@ class Discs(Game):
         if self._result is None:
             return None
         winners, reason = self._result.winners, self._result.reason
+        if self._result.kind:  # said in the language of whoever asks
+            reason = _ending_text(self._result.kind, self._result.n)
         scores = (self._tokens[0].bit_count(), self._tokens[1].bit_count())
         return Outcome(winners, scores, reason)
 

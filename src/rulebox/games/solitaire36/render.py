@@ -28,9 +28,12 @@ from rulebox.games.solitaire36.board import (
     with_neighbour,
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 SEATS = ("player",)
+SYMBOL_WORDS = (N_("drop"), N_("hammers"), N_("circles"), N_("bricks"), N_("wheel"),
+                N_("arrow"))
+"""The symbol names of :data:`SYMBOL_NAMES` marked for the catalogue (said on a card)."""
 STYLES = (
     "bold bright_white on red",
     "bold black on yellow",
@@ -82,40 +85,54 @@ def card_text(card: int) -> Text:
     out = Text()
     out.append(f"[{CARD_CODES[card]}]", style=STYLES[CARD_COLOUR[card]])
     s = CARD_SYMBOL[card]
-    out.append(f" {COLOUR_NAMES[CARD_COLOUR[card]]} or {s + 1} {SYMBOL_NAMES[s]} ({FILES[s]})")
+    out.append(" " + _("{colour} or {n} {symbol}").format(
+        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), n=s + 1, symbol=_(SYMBOL_NAMES[s]))
+        + f" ({FILES[s]})")
     return out
 
 
 def render(game: Solitaire36, player: int | None = None) -> Text:
     """The grid, the face-up cards, the piles and the result (``player`` sees what anyone sees:
     the draw pile is only counted)."""
-    out = grid_text(game)
-    out.append("\n Face up: ")
+    drawing, key, facts, status = render_parts(game, player)
+    return Text.assemble(drawing, key, facts, status)
+
+
+def render_parts(game: Solitaire36, player: int | None = None
+                 ) -> tuple[Text, Text, Text, Text]:
+    """The render in its parts, whatever the language: the drawing (the first lines), the key
+    to its letters (none), the facts (face-up cards, piles) and the status (the next move, or
+    the end), in the order :func:`render` shows them."""
+    drawing = grid_text(game)
+    drawing.append("\n")
+    facts = Text(" " + _("Face up:") + " ")
     faceup = game.faceup()
     if not faceup:
-        out.append("no cards")
+        facts.append(_("no cards"))
     for i, card in enumerate(faceup):
         if i:
-            out.append("   ")
-        out.append_text(card_text(card))
-    out.append(
-        f"\n Cubes left: {game.cubes_left()}   cards in the draw pile: {game.pile_size()}   "
-        f"discarded: {len(game.discards())}\n"
-    )
+            facts.append("   ")
+        facts.append_text(card_text(card))
+    facts.append("\n " + _("Cubes left: {cubes}   cards in the draw pile: {pile}   "
+                           "discarded: {discarded}").format(
+        cubes=game.cubes_left(), pile=game.pile_size(), discarded=len(game.discards())) + "\n")
+    status = Text()
     outcome = game.outcome()
     if outcome is None:
         if game.cubes_left() > 1 and not with_neighbour(game.occupied()):
-            out.append(
+            status.append(_(
                 " No cube has a neighbour left, so none can be removed again (S36-2): the game\n"
-                " is lost, and goes on with discards until the draw pile is empty (S36-5).\n"
-            )
-        out.append(" Your move, e.g. ", style="bold")
+                " is lost, and goes on with discards until the draw pile is empty (S36-5).")
+                + "\n")
         moves = game.legal_moves()
-        out.append(str(moves[0]) if moves else "", style="bold")
-        out.append("  (at the play prompt, explain <card> shows what a card can take)\n")
+        status.append(" " + _("Your move, e.g. {move}").format(move=moves[0] if moves else ""),
+                      style="bold")
+        status.append("  " + _("(at the play prompt, explain <card> shows what a card can "
+                                "take)") + "\n")
     else:
-        out.append(f" Game over: {outcome.reason}\n", style="bold")
-    return out
+        status.append(" " + _("Game over: {reason}").format(reason=outcome.reason) + "\n",
+                      style="bold")
+    return drawing, Text(), facts, status
 
 
 def _explain_card(game: Solitaire36, card: int) -> str:

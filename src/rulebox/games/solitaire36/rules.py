@@ -66,7 +66,7 @@ from rulebox.games.solitaire36.reach import impossibility
 from rulebox.games.solitaire36.words import SEAT_NAMES
 from rulebox.games.solitaire36.words import describe as _describe
 from rulebox.games.solitaire36.words import highlights as _highlights
-from rulebox.i18n import _
+from rulebox.i18n import N_, _, ngettext
 
 EMPTY = -1
 """The colour of an empty cell."""
@@ -127,22 +127,22 @@ OPTIONS: tuple[OptionSpec, ...] = (
     choice_option(
         "end",
         "continue",
-        "S36-6: continue = play on with the face-up cards after the pile runs out; "
-        "literal = the game ends when the last card is drawn (unwinnable with the standard deck)",
+        N_("S36-6: continue = play on with the face-up cards after the pile runs out; literal "
+           "= the game ends when the last card is drawn (unwinnable with the standard deck)"),
         ("continue", "literal"),
     ),
-    int_option("green", 0, "S36-7: green sets shuffled into the deck (beginners)", 0, 3),
+    int_option("green", 0, N_("S36-7: green sets shuffled into the deck (beginners)"), 0, 3),
     choice_option(
         "grid",
         "standard",
-        "S36-8: standard = one colour per row; random = cubes in random order (experts)",
+        N_("S36-8: standard = one colour per row; random = cubes in random order (experts)"),
         ("standard", "random"),
     ),
     OptionSpec(
         "deck",
         None,
-        "S36-10: the shuffled deck, comma-separated card codes, first card first "
-        "(the first two are laid face up); the seed decides it otherwise",
+        N_("S36-10: the shuffled deck, comma-separated card codes, first card first "
+           "(the first two are laid face up); the seed decides it otherwise"),
         parse=parse_deck,
         show=show_deck,
     ),
@@ -409,12 +409,14 @@ class Solitaire36(Game):
             return None
         n = self.cubes_left()
         if n == 1:
-            return Outcome((0,), (1,), "won: one cube left")
+            return Outcome((0,), (1,), _("won: one cube left"))
+        # made in the current language each time it is asked (the reader's)
         if self.literal_end and not self._pile:
-            why = "the last card was drawn (end=literal)"
+            why = _("the last card was drawn") + " (end=literal)"
         else:
-            why = "no card can remove a cube and none can be discarded for a new one"
-        return Outcome((), (n,), f"lost: {why}; {n} cubes left")
+            why = _("no card can remove a cube and none can be discarded for a new one")
+        return Outcome((), (n,), ngettext("lost: {why}; {n} cube left",
+                                          "lost: {why}; {n} cubes left", n).format(why=why, n=n))
 
     def returns(self) -> list[float]:
         """+1 for a win; a loss with n cubes left scores -(n - 1) / 35, so that fewer cubes
