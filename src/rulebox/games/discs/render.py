@@ -168,7 +168,8 @@ def _phase(game: Discs) -> str:
     if game.phase == Phase.CHOOSE:
         return _("{seat} chooses a pin colour and two opposite corners "
                  "(choose silver a1c3)").format(seat=seat)
-    colour = _(game.pin_colour(p) or "")
+    pins = game.pin_colour(p)
+    colour = _(pins) if pins else ""
     if game.phase == Phase.MAIN:
         return _("{seat} ({colour}) to move: main action (move a pin, turn a disc, "
                  "or pass)").format(seat=seat, colour=colour)
