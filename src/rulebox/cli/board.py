@@ -18,20 +18,23 @@ from rich.text import Text
 from rulebox.cli.text import agree
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.i18n import N_, _
 
 MARK_STYLE = "reverse bold"
 MOST_CHANGED = 40
 """More changed characters than this and the move is not marked (the drawing shifted)."""
 
-COLUMBA_LEGEND = """\
+COLUMBA_LEGEND = N_("""\
 Cell codes (Columba):
   ·      an empty square            W G B K  wild pigeon: white, grey, brown, black
   w g b k  domesticated tile         F        falcon
-  then   .  no estate, 0-3  the estate's owner (player)
+  then   .  no estate, 0-3  the estate's owner: {owners}
   S / L  small / large dovecote     p        pond
   *      laid this turn             !        cut off by a falcon (wild again)
-  e.g. `G1L`: a grey wild pigeon in player 1's estate, with a large dovecote; `W.`: white,
-  no estate"""
+  e.g. `G1L`: a grey wild pigeon in the estate of {seat1} (1), with a large dovecote;
+  `W.`: white, no estate""")
+"""Columba's cell codes (the ``notation`` command), said in the current language with the
+seats' names (:func:`legend`)."""
 
 
 def render(game: Game, player: int | None) -> Text:
@@ -118,7 +121,7 @@ def marked(game: Game, player: int | None, back: int = 1) -> Text:
         return after
     try:
         prev = game.clone()
-        for _ in range(min(back, len(game.history))):
+        for _n in range(min(back, len(game.history))):
             prev.undo()
         before = render(prev, player).plain
     except Exception:  # a nicety never breaks the screen
@@ -219,4 +222,7 @@ def _labels(line: str) -> list[tuple[int, str]]:
 
 def legend(game: Game) -> str:
     """The cell codes explained, where the board has codes to explain (Columba)."""
-    return COLUMBA_LEGEND if game.id == "columba" else ""
+    if game.id != "columba":
+        return ""
+    owners = ", ".join(f"{p} {game.seat_name(p)}" for p in range(game.num_players))
+    return _(COLUMBA_LEGEND).format(owners=owners, seat1=game.seat_name(1))

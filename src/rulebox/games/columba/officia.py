@@ -40,9 +40,12 @@ def _parse_roles(text: str) -> tuple[str, ...]:
 
 
 OFFICIA_OPTION = int_option("officia", 0, N_("1: deal each player an Officia role (CB-15)"), 0, 1)
+ROLES_HELP = N_("the Officia roles in seat order, comma-separated (CB-16): architect, "
+                "farmerswife, marshal, peasant, thief, falconer")
+"""The help of ``roles``, one literal for the catalogue (the role names stay as written)."""
+assert ROLES_HELP.endswith(": " + ", ".join(ROLES))
 ROLES_OPTION = OptionSpec(
-    "roles", None, "the Officia roles in seat order, comma-separated (CB-16): "
-    + ", ".join(ROLES), parse=_parse_roles, show=lambda v: ",".join(v))
+    "roles", None, ROLES_HELP, parse=_parse_roles, show=lambda v: ",".join(v))
 
 
 def deal_roles(g: Columba, n: int) -> list[str]:
