@@ -206,9 +206,11 @@ def test_a_count_red_game_ended_in_german_reads_in_each_readers_language(server_
             assert r.status_code == 200, (m, r.text)
             st = r.json()
         results: dict[str, Any] = {}
+        over: dict[str, list[str]] = {}
         for lang in ("en", "de", "ru"):
-            results[lang] = client.get(f"/api/games/{g['id']}",
-                                       headers={"Accept-Language": lang}).json()["result"]
+            st = client.get(f"/api/games/{g['id']}", headers={"Accept-Language": lang}).json()
+            results[lang] = st["result"]
+            over[lang] = [e["text"] for e in st["events"] if e["kind"] == "game_over"]
     with use_language("en"):
         english = game.outcome()
     assert english is not None
@@ -217,6 +219,8 @@ def test_a_count_red_game_ended_in_german_reads_in_each_readers_language(server_
     assert en != de and en != ru and de != ru
     assert not ENGLISH_WORDS.findall(de) and "moves" not in de and "made" not in de
     assert results["en"]["line"] == results["de"]["line"] == english.result_line()
+    # the move log's end entry too
+    assert over["en"] == [english.reason] and over["de"] != over["en"] != over["ru"]
 
 
 # --- 4. the lobby's option help per request ---------------------------------------------------

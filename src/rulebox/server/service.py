@@ -533,9 +533,13 @@ class GameService:
             legal = sorted(str(m) for m in game.legal_moves())
         events = [e.to_json() for e in table.events[-EVENTS_SHOWN:]
                   if e.text and (e.kind != "move" or history is not None)]
+        fresh = (game.outcome() if ending is not None and ending.how == "rules"
+                 and game.is_terminal() else None)
         for e in events:
             if e["kind"] == "draw_declined":
                 e["kind"] = "declined"  # the contract's name (issue 17)
+            elif e["kind"] == "game_over" and fresh is not None:
+                e["text"] = fresh.reason  # the rules' reason in the reader's language
         return {
             "id": live.id,
             "game": live.entry.id,
