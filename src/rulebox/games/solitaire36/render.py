@@ -28,12 +28,19 @@ from rulebox.games.solitaire36.board import (
     with_neighbour,
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
-from rulebox.i18n import N_, _
+from rulebox.i18n import _, pgettext
 
 SEATS = ("player",)
-SYMBOL_WORDS = (N_("drop"), N_("hammers"), N_("circles"), N_("bricks"), N_("wheel"),
-                N_("arrow"))
-"""The symbol names of :data:`SYMBOL_NAMES` marked for the catalogue (said on a card)."""
+
+
+def symbol_word(s: int) -> str:
+    """The name of symbol ``s`` (:data:`SYMBOL_NAMES`) in the current language, as a card says
+    it (``context`` ``symbol``: the English words have other meanings elsewhere)."""
+    return (pgettext("symbol", "drop"), pgettext("symbol", "hammers"),
+            pgettext("symbol", "circles"), pgettext("symbol", "bricks"),
+            pgettext("symbol", "wheel"), pgettext("symbol", "arrow"))[s]
+
+
 STYLES = (
     "bold bright_white on red",
     "bold black on yellow",
@@ -86,7 +93,7 @@ def card_text(card: int) -> Text:
     out.append(f"[{CARD_CODES[card]}]", style=STYLES[CARD_COLOUR[card]])
     s = CARD_SYMBOL[card]
     out.append(" " + _("{colour} or {n} {symbol}").format(
-        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), n=s + 1, symbol=_(SYMBOL_NAMES[s]))
+        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), n=s + 1, symbol=symbol_word(s))
         + f" ({FILES[s]})")
     return out
 
