@@ -242,3 +242,35 @@ def test_the_catalogs_option_help_is_translated_per_request(server_url: str) -> 
         assert re.search("[а-яё]", ru[key]), (key, ru[key])
         # rule IDs and option values stay as they are
         assert re.findall(r"[A-Z0-9]+-\d+", ru[key]) == re.findall(r"[A-Z0-9]+-\d+", text)
+
+
+def test_the_full_screen_reads_a_german_render_by_its_parts() -> None:
+    """The status panel beside the board shows the render's facts, not its key, and takes the
+    status line (whose turn) from the render's parts, in German as in English."""
+    import asyncio
+
+    from textual.widgets import Static
+
+    from rulebox.cli.seats import make_seats
+    from rulebox.match.table import Table
+    from rulebox.tui.app import GameApp
+
+    game = game_entry("countred").cls.new({"seed": "3", "first": "0", "even": "0"})
+    table = Table(game, make_seats("countred", 2, ["1=random"], 0.05), seed=7)
+    shown: dict[str, str] = {}
+
+    async def drive(lang: str) -> None:
+        with use_language(lang):
+            app = GameApp(table)
+            async with app.run_test(size=(160, 50)) as pilot:
+                await pilot.pause()
+                app.update_status()
+                shown[lang] = str(app.query_one("#status", Static).render())
+
+    for lang in ("en", "de"):
+        asyncio.run(drive(lang))
+    assert "first: moves on even counts" in shown["en"]
+    assert "rN / bN" not in shown["en"]  # the key stays under the board
+    assert "Erster: zieht bei Anzahl gerade" in shown["de"], shown["de"]
+    assert "rN / bN" not in shown["de"] and "To move" not in shown["de"]
+    assert "moves on" not in shown["de"]
