@@ -24,7 +24,7 @@ from rulebox.games.columba.cards import (
     xy,
 )
 from rulebox.games.columba.moves import ColumbaMove
-from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE, SEATS
+from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE
 from rulebox.games.columba.rules import Columba
 from rulebox.games.columba.territory import FALCON, FIELD
 from rulebox.i18n import N_, _, ngettext
@@ -228,7 +228,9 @@ def explain(game: Columba, arg: str) -> str:
                 captures.append(_("{m} (captures {what})").format(m=m, what=what))
             else:
                 touches.append(str(m))
-        lines = [f"Card {game.hand} {_card_text(game.hand)} may go to {len(moves)} places."]
+        lines = [ngettext("Card {card} {faces} may go to {n} place.",
+                          "Card {card} {faces} may go to {n} places.", len(moves)).format(
+            card=game.hand, faces=_card_text(game.hand), n=len(moves))]
         if captures:
             lines.append(_("Capturing ({n_captures}): {captures}").format(
                              n_captures=len(captures), captures="; ".join(captures)))
@@ -242,7 +244,7 @@ def explain(game: Columba, arg: str) -> str:
         if game.role(0) is None:
             return _("This game has no Officia roles (officia=0).")
         power, _marshal, _second = game.turn_powers()
-        lines = [f"{SEATS[p]} (player {p}): {game.role(p)} - {POWERS[game.role(p) or '']}"
+        lines = [f"{game.seat_name(p)}: {game.role(p)} - {_(POWERS[game.role(p) or ''])}"
                  for p in range(game.num_players)]
         p = game.current_player()
         if p >= 0 and game.role(p) != "falconer":
@@ -251,8 +253,12 @@ def explain(game: Columba, arg: str) -> str:
                              what=_("been used") if power else _("not been used")))
         return "\n".join(lines)
     if word in ("estates", "estate", "score", "scores"):
-        rows = [f"{SEATS[o]} (player {o}): {'large' if lg else 'small'} dovecote at "
-                f"{sq_text(k)}, {_pigeons(len(m))} -> {len(m) * (2 if lg else 1)} points"
+        rows = [f"{game.seat_name(o)}: "
+                + (_("large dovecote at {square}") if lg
+                   else _("small dovecote at {square}")).format(square=sq_text(k))
+                + f", {_pigeons(len(m))} -> "
+                + ngettext("{n} point", "{n} points", len(m) * (2 if lg else 1)).format(
+                    n=len(m) * (2 if lg else 1))
                 for o, k, lg, m in game.estates()]
         rows.append(_("Scores now (an unfinished objective costs 4): {s}").format(
                         s=", ".join(str(s) for s in game.scores())))
@@ -268,19 +274,22 @@ def explain(game: Columba, arg: str) -> str:
         return _("{square} is empty.").format(square=sq_text(k))
     kind, colour, turn, who, card = s
     owner = game.estate_owner(k)
-    est = f"in {SEATS[owner]}'s estate" if owner >= 0 else "in no estate"
+    est = (_("in the estate of {seat}").format(seat=game.seat_name(owner)) if owner >= 0
+           else _("in no estate"))
     if kind != FIELD and kind != FALCON and owner < 0:
-        est += (" (a falcon cut it off: wild again, it may be captured, CB-3)" if k in game.freed()
-                else " (not cut off by a falcon: still domesticated, CB-3)")
+        est += " " + (_("(a falcon cut it off: wild again, it may be captured, CB-3)")
+                      if k in game.freed()
+                      else _("(not cut off by a falcon: still domesticated, CB-3)"))
     if kind == FALCON:
         return _("{square}: a falcon laid by {seat} on turn {turn}.").format(
-                   square=sq_text(k), seat=SEATS[who], turn=turn + 1)
+                   square=sq_text(k), seat=game.seat_name(who), turn=turn + 1)
     if kind == FIELD:
         return _("{square}: a wild {colour} pigeon of card {card}, {est}.").format(
                    square=sq_text(k), colour=COLOURS[colour], card=card, est=est)
     return (_("{square}: a domesticated {colour} tile laid by {seat} on turn {turn}, "
               "{est}.").format(
-                square=sq_text(k), colour=COLOURS[colour], seat=SEATS[who], turn=turn + 1,
+                square=sq_text(k), colour=COLOURS[colour], seat=game.seat_name(who),
+                turn=turn + 1,
                 est=est))
 
 
