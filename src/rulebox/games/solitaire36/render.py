@@ -13,6 +13,7 @@ from rich.text import Text
 from rulebox.games.solitaire36.board import (
     CARD_CODES,
     CARD_COLOUR,
+    CARD_GREEN_SET,
     CARD_INDEX,
     CARD_SYMBOL,
     CELL_NAMES,
@@ -24,7 +25,6 @@ from rulebox.games.solitaire36.board import (
     SIZE,
     SYMBOL_NAMES,
     bits,
-    card_phrase,
     with_neighbour,
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
@@ -142,21 +142,31 @@ def render_parts(game: Solitaire36, player: int | None = None
     return drawing, Text(), facts, status
 
 
+def _card_words(card: int) -> str:
+    """A card in words: ``Y4 (yellow border, 4 bricks)`` (``card_phrase``, translated)."""
+    s = CARD_SYMBOL[card]
+    words = _("{colour} border, {n} {symbol}").format(
+        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), n=s + 1, symbol=symbol_word(s))
+    if CARD_GREEN_SET[card]:
+        words += ", " + _("green back")
+    return f"{CARD_CODES[card]} ({words})"
+
+
 def _explain_card(game: Solitaire36, card: int) -> str:
     if card in game.faceup():
-        where = "face up"
+        where = _("{card} is face up.")
     elif card in game.discards():
-        where = "on the discard pile (it never comes back, S36-4)"
+        where = _("{card} is on the discard pile (it never comes back, S36-4).")
     elif card in game.unseen():
-        where = "not seen yet (still in the draw pile)"
+        where = _("{card} is not seen yet (still in the draw pile).")
     else:
-        where = "not in this game's deck"
+        where = _("{card} is not in this game's deck.")
     targets = game.targets(card)
     isolated = game.matches(card) & ~targets
-    lines = [f"{card_phrase(card)} is {where}."]
+    lines = [where.format(card=_card_words(card))]
     if targets:
         names = ", ".join(
-            f"{CELL_NAMES[c]} ({COLOUR_NAMES[game.cube(c)]})" for c in bits(targets)
+            f"{CELL_NAMES[c]} ({_(COLOUR_NAMES[game.cube(c)])})" for c in bits(targets)
         )
         lines.append(_("It can remove the cubes marked >X<: {names}.").format(names=names))
     else:
@@ -173,17 +183,17 @@ def _explain_discards(game: Solitaire36) -> str:
     discards = game.discards()
     unseen = game.unseen()
     lines = [
-        f"Discard pile ({len(discards)}, first discarded first): "
-        + (" ".join(CARD_CODES[c] for c in discards) or "empty"),
-        f"Unseen ({len(unseen)} in the draw pile, order hidden): "
-        + (" ".join(CARD_CODES[c] for c in unseen) or "none"),
+        _("Discard pile ({n}, first discarded first):").format(n=len(discards)) + " "
+        + (" ".join(CARD_CODES[c] for c in discards) or _("empty")),
+        _("Unseen ({n} in the draw pile, order hidden):").format(n=len(unseen)) + " "
+        + (" ".join(CARD_CODES[c] for c in unseen) or _("none")),
     ]
     for colour in range(len(COLOURS)):
         left = [CARD_CODES[c] for c in unseen if CARD_COLOUR[c] == colour]
         cubes = sum(game.cube(c) == colour for c in range(NUM_CELLS))
         lines.append(
             _("  {colour:>6}: {cubes} cubes on the grid; unseen cards {value}").format(
-                colour=COLOUR_NAMES[colour], cubes=cubes, value=" ".join(left) or _("none"))
+                colour=_(COLOUR_NAMES[colour]), cubes=cubes, value=" ".join(left) or _("none"))
         )
     return "\n".join(lines)
 
