@@ -393,7 +393,8 @@ def _random_until(t: Table, kind: str, seed: int) -> list[Any]:
 
 def test_a_discs_token_earned_is_an_event() -> None:
     found = _random_until(_hotseat("discs", seed="0"), "token", 0)
-    assert found and found[0].text.startswith(("first ", "second ")) and "token [DSC-5]" in found[0].text
+    assert found and found[0].text.startswith(("first ", "second "))
+    assert "token [DSC-5]" in found[0].text
 
 
 def test_a_columba_objective_completed_is_an_event() -> None:
