@@ -286,8 +286,10 @@ def test_countred_bonus_move_is_announced_in_the_browser(
         countred_click(page, move)
         page.wait_for_function(f"window.rulebox.state.ply > {ply}")
     page.wait_for_selector('#announcements li[data-kind="bonus_move"]')
-    text = page.inner_text("#announcements")
-    assert "D1, D2, D3 are locked; player 1 earns a bonus move [CR-10]" in text
+    li = page.locator('#announcements li[data-kind="bonus_move"]').last
+    assert "D1, D2, D3 are locked; second earns a bonus move" in \
+        li.locator(".announcement-text").inner_text()
+    assert li.locator('.rule-badge[data-rule="CR-10"]').count() == 1  # the rule as a badge
     screenshot(page, "countred-announcement")
 
 
