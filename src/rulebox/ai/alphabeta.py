@@ -40,6 +40,7 @@ from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.errors import OptionError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
+from rulebox.i18n import N_
 
 WIN = 2.0
 """A won game's value (evaluations stay within [-1, 1])."""
@@ -477,8 +478,8 @@ def _make(game_id: str, settings: Settings) -> AlphaBetaAgent:
 register_agent(
     AgentEntry(
         "alphabeta",
-        "negamax alpha-beta, iterative deepening, transposition table, quiescence on forcing "
-        "moves (depth= caps it, eval= another evaluation)",
+        N_("negamax alpha-beta, iterative deepening, transposition table, quiescence on forcing "
+        "moves (depth= caps it, eval= another evaluation)"),
         _make,
         games=ALPHABETA_GAMES,
         extra_settings=("depth", "eval"),

@@ -13,6 +13,7 @@ from rulebox.ai.budget import extra_number
 from rulebox.ai.heuristics import Heuristic, heuristic
 from rulebox.core.game import Game
 from rulebox.core.rng import rng
+from rulebox.i18n import N_
 
 
 def sorted_moves(game: Game) -> list[Any]:
@@ -55,7 +56,7 @@ class GreedyAgent:
 register_agent(
     AgentEntry(
         "greedy",
-        "one ply: the move the game's evaluation likes best (seed= breaks ties; epsilon=)",
+        N_("one ply: the move the game's evaluation likes best (seed= breaks ties; epsilon=)"),
         GreedyAgent,
         extra_settings=("epsilon",),
     )

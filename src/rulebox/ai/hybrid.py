@@ -52,6 +52,7 @@ from rulebox.ai.mcts import MctsAgent, default_config
 from rulebox.core.errors import OptionError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
+from rulebox.i18n import N_
 
 SCREEN_NODES_PER_ITERATION = 10
 """With ``iterations=``, alpha-beta nodes the screen may search per UCT iteration."""
@@ -213,8 +214,8 @@ class HybridAgent:
 register_agent(
     AgentEntry(
         "hybrid",
-        "MCTS after an alpha-beta screen for proven wins and losses (screen= share of time, "
-        "eval= another evaluation at the playouts' ends)",
+        N_("MCTS after an alpha-beta screen for proven wins and losses (screen= share of time, "
+        "eval= another evaluation at the playouts' ends)"),
         HybridAgent,
         games=ALPHABETA_GAMES,
         extra_settings=("c", "playout", "heuristic", "screen", "depth", "eval", "guide"),

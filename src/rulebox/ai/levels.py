@@ -15,6 +15,7 @@ from typing import Any
 from rulebox.ai.base import _AGENTS, AgentEntry, Settings, register_agent
 from rulebox.core.errors import UnknownNameError
 from rulebox.core.game import Game
+from rulebox.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -139,10 +140,10 @@ def _factory(level: str) -> Any:
 
 
 _DESCRIPTIONS = {
-    "best": "the strongest agent for this game (time= seconds per move)",
-    "easy": "difficulty level: easy (beats random, loses to medium)",
-    "medium": "difficulty level: medium (beats easy, loses to hard)",
-    "hard": "difficulty level: hard (the best agent, at the time= given)",
+    "best": N_("the strongest agent for this game (time= seconds per move)"),
+    "easy": N_("difficulty level: easy (beats random, loses to medium)"),
+    "medium": N_("difficulty level: medium (beats easy, loses to hard)"),
+    "hard": N_("difficulty level: hard (the best agent, at the time= given)"),
 }
 
 LEVEL_SETTINGS = ("depth", "lookahead", "c", "playout", "epsilon", "fragile", "screen", "eval",

@@ -35,6 +35,7 @@ from rulebox.ai.budget import Budget, extra_number
 from rulebox.ai.heuristics import MODULES, Heuristic, heuristic
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.rng import rng
+from rulebox.i18n import N_
 
 
 class Node:
@@ -482,7 +483,7 @@ def default_config(game_id: str) -> MctsConfig:
 register_agent(
     AgentEntry(
         "mcts",
-        "UCT with seeded random playouts (determinized for hidden cards); c=, playout=",
+        N_("UCT with seeded random playouts (determinized for hidden cards); c=, playout="),
         MctsAgent,
         extra_settings=("c", "playout", "heuristic", "guide", "widen", "screen"),
     )
@@ -490,7 +491,7 @@ register_agent(
 register_agent(
     AgentEntry(
         "ismcts",
-        "information-set MCTS over determinizations, for hidden-information games",
+        N_("information-set MCTS over determinizations, for hidden-information games"),
         IsmctsAgent,
         games=("columba", "36to1"),
         extra_settings=("c", "playout", "heuristic", "guide"),

@@ -7,6 +7,7 @@ from typing import Any
 from rulebox.ai.base import AgentEntry, Settings, choosable_moves, register_agent
 from rulebox.core.game import Game
 from rulebox.core.rng import rng
+from rulebox.i18n import N_
 
 
 class RandomAgent:
@@ -23,5 +24,5 @@ class RandomAgent:
 
 
 register_agent(
-    AgentEntry("random", "a uniformly random legal move (seed= repeats it)", RandomAgent)
+    AgentEntry("random", N_("a uniformly random legal move (seed= repeats it)"), RandomAgent)
 )

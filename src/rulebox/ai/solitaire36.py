@@ -44,6 +44,7 @@ from rulebox.core.game import Game
 from rulebox.core.rng import rng
 from rulebox.games.solitaire36.board import with_neighbour
 from rulebox.games.solitaire36.moves import DISCARD
+from rulebox.i18n import N_
 
 GAME = "36to1"
 
@@ -238,7 +239,7 @@ def _plan_after(occ: int, colour_masks: list[int], cards: list[int], held: list[
 register_agent(
     AgentEntry(
         "connected",
-        "36 to 1 baseline: a random move that keeps the cubes in one group",
+        N_("36 to 1 baseline: a random move that keeps the cubes in one group"),
         ConnectedAgent,
         games=(GAME,),
     )
@@ -246,7 +247,8 @@ register_agent(
 register_agent(
     AgentEntry(
         "guided",
-        "36 to 1: the cube the fewest cards left can take goes first, never a split (no search)",
+        N_("36 to 1: the cube the fewest cards left can take goes first, never a split "
+           "(no search)"),
         GuidedAgent,
         games=(GAME,),
     )
@@ -254,8 +256,8 @@ register_agent(
 register_agent(
     AgentEntry(
         "rollout",
-        "36 to 1: guided rollouts from every move on shared determinizations "
-        "(iterations= determinizations)",
+        N_("36 to 1: guided rollouts from every move on shared determinizations "
+        "(iterations= determinizations)"),
         RolloutAgent,
         games=(GAME,),
     )
@@ -263,8 +265,8 @@ register_agent(
 register_agent(
     AgentEntry(
         "counter",
-        "36 to 1: counts the unseen cards and keeps a removal plan feasible "
-        "(lookahead=0|1, fragile=0|1)",
+        N_("36 to 1: counts the unseen cards and keeps a removal plan feasible "
+        "(lookahead=0|1, fragile=0|1)"),
         CounterAgent,
         games=(GAME,),
         extra_settings=("lookahead", "fragile"),
