@@ -59,3 +59,16 @@ def test_an_arranged_deal_is_announced(page: Any, server: ServerProcess, api: Ap
     page.wait_for_selector(f".recent-list a[href='/game/{g['id']}#watch']")
     item = page.locator(".recent-list li", has=page.locator(f"a[href='/game/{g['id']}#watch']"))
     assert "arranged deal" in item.inner_text()
+
+
+def test_no_deal_note_where_nothing_is_dealt(page: Any, server: ServerProcess, api: Api) -> None:
+    """A seed= in Count Red fixes nothing a player could distrust (no cards): no "arranged
+    deal" note on the board or in the lobby (it spoke of cards the game does not have)."""
+    g = api.create("countred", ["human", "human"], seed="12")
+    _open(page, server, g)
+    assert page.evaluate("window.rulebox.state.arranged")
+    assert page.is_hidden("#arranged-note")
+    page.goto(server.url + "/")
+    page.wait_for_selector(f".recent-list a[href='/game/{g['id']}#watch']")
+    item = page.locator(".recent-list li", has=page.locator(f"a[href='/game/{g['id']}#watch']"))
+    assert "arranged deal" not in item.inner_text()

@@ -190,11 +190,12 @@ async function lobby() {
     const held = new Set(myGames().map((x) => x.id));
     const list = el("ul", { class: "recent-list" });
     for (const g of r.games) {
-      const title = (cat.games.find((x) => x.id === g.game) || { title: g.game }).title;
+      const info = cat.games.find((x) => x.id === g.game) || { title: g.game };
+      const title = info.title;
       list.append(el("li", {}, el("a", { href: `/game/${g.id}#watch` }, `${title}`),
         el("span", { class: "muted" }, ` · ${tn("{n} move", "{n} moves", g.ply)}${g.over ? ` · ${t("finished")}` : ""}`),
         held.has(g.id) ? el("span", { class: "yours-tag" }, ` · ${t("yours")}`) : null,
-        g.arranged ? el("span", { class: "arranged-tag", title: t("the creator fixed the cards (seed= or deck=)") }, ` · ${t("arranged deal")}`) : null));
+        g.arranged && info.hidden_information ? el("span", { class: "arranged-tag", title: t("the creator fixed the cards (seed= or deck=)") }, ` · ${t("arranged deal")}`) : null));
     }
     recent.replaceChildren(el("h2", {}, t("Watch a game")), r.games.length ? list : el("p", { class: "muted" }, t("No games yet.")));
   }).catch(() => {});
@@ -822,7 +823,9 @@ function render() {
       sc ? el("span", {}, sc) : "");
   } else res.hidden = true;
   endScreen(st);
-  document.getElementById("arranged-note").hidden = !st.arranged;
+  // a fixed deal matters only where there are cards to deal (36 to 1, Columba): elsewhere a
+  // seed= changes nothing a player could be suspicious of
+  document.getElementById("arranged-note").hidden = !(st.arranged && st.fairness);
   fairnessBox(st);
   document.getElementById("undo-btn").hidden = !st.can_undo || replaying || st.over;
   document.getElementById("resign-btn").hidden = st.over || replaying || spectator();
