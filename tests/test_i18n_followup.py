@@ -274,3 +274,16 @@ def test_the_full_screen_reads_a_german_render_by_its_parts() -> None:
     assert "Erster: zieht bei Anzahl gerade" in shown["de"], shown["de"]
     assert "rN / bN" not in shown["de"] and "To move" not in shown["de"]
     assert "moves on" not in shown["de"]
+
+
+def test_discs_explains_with_seat_names_in_the_readers_language() -> None:
+    game = game_entry("discs").cls.new({"seed": "1"})
+    explain = game_entry("discs").explain
+    assert explain is not None
+    english = explain(game, "b2")
+    assert english.startswith("b2 (disc b2, colour ?). first arranges the discs")
+    assert "Player" not in english and "player" not in english
+    with use_language("de"):
+        german = explain(game, "b2")
+    assert "Erster ordnet die Scheiben an" in german and "Scheibe b2" in german
+    assert "arranges" not in german

@@ -323,7 +323,7 @@ class Columba(Game):
 
     # --- the pieces of a rule check ------------------------------------------------------------
     def _who(self, p: int) -> str:
-        return _("{seat} (player {p})").format(seat=_(SEATS[p]), p=p)
+        return _(SEATS[p])
 
     def _cover_problem(self, k: int, p: int) -> tuple[str, str] | None:
         """Why the card may not cover square ``k`` to capture (CB-3), or ``None``."""

@@ -63,11 +63,12 @@ def explain(game: Game, arg: str) -> str:
         return game.describe_phase()
     where = HOLE_NAMES[hole] if hole >= 0 else DISC_NAMES[disc]
     colour = game.disc_colour(disc)
-    lines = [f"{where} (disc {DISC_NAMES[disc]}, colour {colour}). {game.describe_phase()}."]
+    lines = [_("{where} (disc {disc}, colour {colour}). {phase}.").format(
+        where=where, disc=DISC_NAMES[disc], colour=colour, phase=game.describe_phase())]
     moves = [m for m in game.legal_moves() if _concerns(m, disc, hole)]
     if moves:
         lines += ["  " + _say(m) for m in sorted(moves, key=str)]
     else:
-        lines.append(_("  no legal action of player {current_player} involves {where} "
-                       "now").format(current_player=game.current_player(), where=where))
+        lines.append(_("  no legal action of {seat} involves {where} now").format(
+            seat=game.seat_name(game.current_player()), where=where))
     return "\n".join(lines)

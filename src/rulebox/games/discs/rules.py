@@ -1022,28 +1022,11 @@ class Discs(Game):
 
     # --- for the renderer and explain -----------------------------------------------------------
     def describe_phase(self) -> str:
-        """Whose turn it is and what they may do, in words."""
-        if self._result is not None:
-            out = self.outcome()
-            assert out is not None
-            who = _("{seat} wins").format(seat=_(SEAT_NAMES[out.winners[0]])) if (
-                out.winners) else _("a draw")
-            return f"Game over: {who}: {out.reason}"
-        p = self._to_move
-        if self._phase == Phase.ARRANGE:
-            return "Player 0 arranges the discs (arrange RGBRGBRGB)"
-        if self._phase == Phase.CHOOSE:
-            return "Player 1 chooses a pin colour and two opposite corners (choose silver a1c3)"
-        colour = self.pin_colour(p)
-        if self._phase == Phase.MAIN:
-            return f"Player {p} ({colour}) to move: main action (move a pin, turn a disc, or pass)"
-        left = []
-        if not self._lock_done:
-            left.append("lock/unlock")
-        if not self._bar_done:
-            left.append("bar/unbar")
-        left.append("end")
-        return f"Player {p} ({colour}) to move: blocking actions ({', '.join(left)})"
+        """Whose turn it is and what they may do, in words (the end: who won and why), by the
+        seats' names and in the current language."""
+        from rulebox.games.discs.render import _phase  # the render imports this module
+
+        return _phase(self)
 
 
 __all__ = ["Discs", "Phase"]
