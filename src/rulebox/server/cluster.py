@@ -255,23 +255,7 @@ class Cluster:
                 state = table.to_json()
                 snapshot = table.game.clone()
             if decision is not None:
-                try:
-                    move: Any = await svc._think(live, decision, state, snapshot)
-                    error: BaseException | None = None
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:
-                    move, error = None, e
-                async with live.lock:
-                    table = live.table
-                    if table.version == decision.version:
-                        before = svc._snapshot(live)
-                        if error is not None:
-                            table.fail(decision, error)
-                            await svc._store_state(live, before)
-                        else:
-                            table.play_decision(decision, move)
-                            await svc._commit(live, before)
+                await svc.decide(live, decision, state, snapshot)
                 await svc.broadcast(live)
         except asyncio.CancelledError:
             done = False

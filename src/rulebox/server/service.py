@@ -825,33 +825,42 @@ class GameService:
                     state = table.to_json()
                     snapshot = table.game.clone()
                 try:
-                    move: Any = await self._think(live, decision, state, snapshot)
-                    error: BaseException | None = None
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:
-                    move, error = None, e
-                async with live.lock:
-                    table = live.table
-                    if table.version != decision.version:
+                    if not await self.decide(live, decision, state, snapshot):
                         continue  # an undo came first: think again about the new position
-                    before = self._snapshot(live)
-                    if error is not None:
-                        table.fail(decision, error)
-                        await self._store_state(live, before)
-                    else:
-                        table.play_decision(decision, move)
-                        try:
-                            await self._commit(live, before)
-                        except ApiError:
-                            await asyncio.sleep(1.0)
-                            continue
+                except ApiError:  # storage failed (the table went back) or another process
+                    await asyncio.sleep(1.0)  # moved first (reloaded): a moment, then again
+                    continue
                 await self.broadcast(live)
         except asyncio.CancelledError:
             raise
         except Exception:  # never leave a game stuck: note it, and let the next request retry
             live.computer_task = None
             raise
+
+    async def decide(self, live: LiveGame, decision: Decision, state: dict[str, Any],
+                     snapshot: Game) -> bool:
+        """Think about ``decision`` out of the lock, then, unless the table moved on meanwhile
+        (``False``), play the move, or forfeit by the table's policy when the agent failed, and
+        store it (:class:`ApiError` when storage refuses: the table goes back)."""
+        try:
+            move: Any = await self._think(live, decision, state, snapshot)
+            error: BaseException | None = None
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            move, error = None, e
+        async with live.lock:
+            table = live.table
+            if table.version != decision.version:
+                return False
+            before = self._snapshot(live)
+            if error is not None:
+                table.fail(decision, error)
+                await self._store_state(live, before)
+            else:
+                table.play_decision(decision, move)
+                await self._commit(live, before)
+        return True
 
     # --- abandoned games ------------------------------------------------------------------------
     def _start_sweeper(self) -> None:
