@@ -497,9 +497,7 @@ class CountRed(Game):
         if not self._bot[s]:
             return Illegal(_("there is no piece on {src}").format(src=src), "CR-3")
         piece = self._top[s] or self._bot[s]
-        name = piece_words(piece)
-        n, how = self.lift_count(s)
-        mine = _(PARITY_WORDS[self._parity[player]])
+        n, how = self.lift_count(s)  # the words only for a refusal: a legal move needs none
         if self._top[s]:
             if self._former[s] != player:
                 return Illegal(
@@ -511,8 +509,9 @@ class CountRed(Game):
                 return Illegal(
                     _("lifting the {name} from the stack on {src} counts {reds} "
                       "({how}): {parity_word}, but you move on {mine} counts").format(
-                        name=name, src=src, reds=_reds(n), how=how,
-                        parity_word=_(PARITY_WORDS[n % 2]), mine=mine),
+                        name=piece_words(piece), src=src, reds=_reds(n), how=how,
+                        parity_word=_(PARITY_WORDS[n % 2]),
+                        mine=_(PARITY_WORDS[self._parity[player]])),
                     "CR-5",
                 )
             return None
@@ -524,8 +523,9 @@ class CountRed(Game):
             return Illegal(
                 _("lifting the {name} from {src} counts {reds} ({how}): {parity_word}, "
                   "but you move on {mine} counts").format(
-                    name=name, src=src, reds=_reds(n), how=how,
-                    parity_word=_(PARITY_WORDS[n % 2]), mine=mine),
+                    name=piece_words(piece), src=src, reds=_reds(n), how=how,
+                    parity_word=_(PARITY_WORDS[n % 2]),
+                    mine=_(PARITY_WORDS[self._parity[player]])),
                 "CR-4",
             )
         return None
@@ -535,12 +535,11 @@ class CountRed(Game):
         ``t`` once lifted (CR-6, CR-7); ``t`` is another field holding at most one piece."""
         dst = FIELD_NAMES[t]
         piece = self._top[s] or self._bot[s]
-        name = piece_words(piece)
         if not self._bot[t] and NUMBER[piece] != VALUE[t]:
             return Illegal(
                 _("the {name} may only be set on an empty field worth {number}; {dst} "
                   "is worth {value}").format(
-                    name=name, number=NUMBER[piece], dst=dst, value=VALUE[t]),
+                    name=piece_words(piece), number=NUMBER[piece], dst=dst, value=VALUE[t]),
                 "CR-6",
             )
         n, how = self.set_count(s, t)
@@ -548,10 +547,11 @@ class CountRed(Game):
             return None
         if self._bot[t]:
             what = _("stacking the {name} on the {below} at {dst}").format(
-                name=name, below=piece_words(self._bot[t]), dst=dst)
+                name=piece_words(piece), below=piece_words(self._bot[t]), dst=dst)
             rule = "CR-7"
         else:
-            what, rule = _("setting the {name} on {dst}").format(name=name, dst=dst), "CR-6"
+            what = _("setting the {name} on {dst}").format(name=piece_words(piece), dst=dst)
+            rule = "CR-6"
         return Illegal(
             _("{what} counts {reds} ({how}): {parity_word}, but you move on "
               "{parity_word2} counts").format(
