@@ -254,6 +254,19 @@ def test_a_seat_with_a_clock_stays_on_one_line(browser: Any, server: ServerProce
         ctx.close()
 
 
+def settle(page: Any) -> None:
+    """Wait until the page's socket is open and nothing was drawn for half a second."""
+    page.wait_for_function("window.rulebox && window.rulebox.socket && "
+                           "window.rulebox.socket.readyState === 1")
+    seen = -1
+    for _ in range(40):
+        count = page.evaluate("(window.rulebox.drawn || {}).count || 0")
+        if count == seen:
+            return
+        seen = count
+        page.wait_for_timeout(500)
+
+
 def test_a_log_entry_tapped_on_a_phone_shows_its_position(phone: Any, server: ServerProcess,
                                                           api: Api) -> None:
     g = api.create("countred", ["human", "human"], hotseat=True, seed="5")
@@ -261,6 +274,7 @@ def test_a_log_entry_tapped_on_a_phone_shows_its_position(phone: Any, server: Se
     play_random(api, g["id"], tokens, 12, seed=5)
     phone.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
     phone.wait_for_selector('#moves li[data-ply="3"]')
+    settle(phone)  # the socket's first state drawn: the log is not redrawn under the tap
     phone.locator('#moves li[data-ply="3"]').scroll_into_view_if_needed()
     assert phone.locator("#status").bounding_box()["y"] < 0  # the board is far above the log
     phone.tap('#moves li[data-ply="3"]')
