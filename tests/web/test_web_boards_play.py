@@ -130,15 +130,20 @@ def test_the_computer_turn_is_stepped_through_unless_motion_is_reduced(
         page = ctx.new_page()
         page.set_default_timeout(20_000)
         # when each step of the turn starts to move, as the page schedules it: the drawing's
-        # time plus the element's delay (a turn may come in several states, one per move)
+        # clock (the one performance.now() the board reads to time a drawing) plus the
+        # element's delay (a turn may come in several states, one per move). The drawing's own
+        # clock, not the observer's, so that a slow drawing on a loaded machine is not taken
+        # for a restart.
         page.add_init_script("""
             window.__starts = {};
+            const clock = performance.now.bind(performance);
+            let drawnAt = 0;
+            performance.now = () => (drawnAt = clock());
             new MutationObserver(() => {
-              const now = performance.now();
               for (const n of document.querySelectorAll('.rb-anim')) {
                 if (n.__seen) continue;
                 n.__seen = 1;
-                const at = now + parseFloat(getComputedStyle(n).animationDelay) * 1000;
+                const at = drawnAt + parseFloat(getComputedStyle(n).animationDelay) * 1000;
                 (window.__starts[n.dataset.step] ||= []).push(at);
               }
             }).observe(document, { subtree: true, childList: true });

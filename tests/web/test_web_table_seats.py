@@ -5,6 +5,7 @@ error toast; the words of the page."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from web_helpers import Api
@@ -241,6 +242,39 @@ def test_the_error_toast_leaves_the_counters_free_and_goes(page: Any, server: Se
     page.press("#move-input", "Enter")
     toast.wait_for(state="visible")
     toast.wait_for(state="hidden", timeout=5500)
+
+
+def test_a_move_made_while_the_last_is_on_its_way_waits_and_goes(
+        page: Any, server: ServerProcess, api: Api) -> None:
+    """The server has taken the first move (its state came by the socket) but its answer to the
+    POST is late: the next move waits for that answer and is then sent, not dropped."""
+    g = api.create("columns", ["human", "human"], hotseat=True)
+    tokens = [s["token"] for s in g["seats"]]
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST" and not held:
+            held.append((route, route.fetch()))  # the server has the move; its answer waits
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/api/games/[^/?]+/moves"), hold)
+    page.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
+    page.wait_for_function(READY)
+    page.click("#move-entry summary")
+    page.fill("#move-input", "Sa1")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("window.rulebox.state.ply === 1")  # by the socket
+    assert held
+    page.fill("#move-input", "Rb2")
+    page.press("#move-input", "Enter")
+    page.wait_for_timeout(300)
+    assert state(page)["ply"] == 1  # it waits for the first move's answer
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    page.wait_for_function("window.rulebox.state.ply === 2")
+    assert state(page)["history"][-1] == "Rb2"
+    assert page.input_value("#move-input") == ""
 
 
 def test_the_words_of_the_page(page: Any, server: ServerProcess, api: Api) -> None:

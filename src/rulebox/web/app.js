@@ -367,7 +367,7 @@ function newGameForm(form, g, cat) {
 // the game page
 
 const page = {
-  id: null, tokens: [], state: null, ws: null, board: null, replay: null, busy: false, gen: 0,
+  id: null, tokens: [], state: null, ws: null, board: null, replay: null, busy: false, inflight: null, gen: 0,
   connected: false, lost: false, receivedAt: 0, animate: false, pending: null, ticker: null, pongDue: 0,
   lastPing: 0, wasMyTurn: false, flagAsked: null,
 };
@@ -407,7 +407,7 @@ async function gamePage(id) {
   const gen = page.gen;
   closeSocket();
   stopTicker();
-  Object.assign(page, { id, tokens: tokensFor(id, location.hash), state: null, replay: null, busy: false, seenEvent: undefined,
+  Object.assign(page, { id, tokens: tokensFor(id, location.hash), state: null, replay: null, busy: false, inflight: null, seenEvent: undefined,
     commitment: null, connected: false, lost: false, pending: null, animate: false, flagAsked: null, wasMyTurn: false });
   clear(app).append(el("p", { class: "loading" }, t("Loading the game…")));
   let first;
@@ -608,8 +608,12 @@ function moveForm(example) {
 
 /** Send a move (after the Confirm button when the player asked for it). */
 export async function play(text) {
+  // a move made while the last one is still on its way waits for it and then goes, unless it
+  // was made on a position that has changed since (a double click): never silently dropped
+  const seen = page.state && page.state.version;
+  while (page.busy && page.inflight) await page.inflight;
   const st = page.state;
-  if (!st || page.busy) return false;
+  if (!st || page.busy || st.version !== seen) return false;
   const token = myToken(st);
   if (!token) { toast(t("You are watching: spectators cannot move.")); return false; }
   if (page.lost) { toast(t("Disconnected: the move waits until the connection is back.")); return false; }
@@ -636,7 +640,12 @@ function askConfirm(text) {
   });
 }
 
-async function send(text) {
+function send(text) {
+  page.inflight = sendNow(text);
+  return page.inflight;
+}
+
+async function sendNow(text) {
   const st = page.state;
   const token = myToken(st);
   page.busy = true;
