@@ -19,6 +19,7 @@ from rulebox.cli.board import marked
 from rulebox.cli.play import make_console
 from rulebox.cli.saves import read_record, resolve
 from rulebox.cli.text import clean, end_message
+from rulebox.core.numerals import plain_digits
 from rulebox.core.registry import game_entry
 from rulebox.i18n import N_, _, ngettext
 from rulebox.match.records import Record
@@ -47,7 +48,7 @@ def step_to(answer: str, i: int, total: int) -> int | None:
         return total
     if a in ("q", "quit", "exit"):
         return -1
-    if a.isdigit():
+    if plain_digits(a):
         return min(int(a), total)
     return None
 

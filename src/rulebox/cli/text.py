@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulebox.core.game import Game
+from rulebox.core.numerals import plain_digits
 from rulebox.core.registry import game_entry
 from rulebox.i18n import N_, _, ngettext, pgettext
 
@@ -245,7 +246,7 @@ def _hand(game: Game) -> str:
 
 
 def _natural(s: str) -> tuple[Any, ...]:
-    return tuple(int(t) if t.lstrip("-").isdigit() else t
+    return tuple(int(t) if plain_digits(t.lstrip("-")) else t
                  for t in re.split(r"(-?\d+)", s) if t)
 
 

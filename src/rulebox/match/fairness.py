@@ -33,6 +33,7 @@ from typing import Any
 
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
+from rulebox.core.numerals import plain_digits
 from rulebox.core.registry import game_entry
 from rulebox.core.rng import fresh_seed
 
@@ -152,7 +153,7 @@ class Deal:
             if head != name or not value:
                 raise FairnessError(f"line {name!r} is missing in the reveal")
             fields[name] = value
-        if not fields["seed"].isdigit():
+        if not plain_digits(fields["seed"]):
             raise FairnessError("the seed of a reveal is a whole number")
         return cls(fields["game"], fields["seed"], tuple(fields["deck"].split(",")),
                    fields["reshuffle"], fields["salt"])

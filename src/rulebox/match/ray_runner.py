@@ -28,6 +28,7 @@ from types import ModuleType, TracebackType
 from typing import Any, TypeVar
 
 from rulebox.core.errors import RuleboxError
+from rulebox.core.numerals import plain_digits
 from rulebox.i18n import _, language, ngettext, use_language
 
 __all__ = ["LOCAL", "RayCluster", "need_ray"]
@@ -61,7 +62,7 @@ def host_port(address: str) -> tuple[str, int] | None:
     other addresses that name no port)."""
     rest = address.split("://", 1)[1] if "://" in address else address
     host, sep, port = rest.rpartition(":")
-    if not sep or not host or not port.isdigit():
+    if not sep or not host or not plain_digits(port):
         return None
     return host.strip("[]"), int(port)
 

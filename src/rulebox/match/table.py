@@ -63,6 +63,7 @@ from typing import Any
 from rulebox.ai.budget import DEFAULT_TIME, TurnClock, more_decisions_follow
 from rulebox.core.errors import RuleboxError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.numerals import plain_digits
 from rulebox.core.registry import game_entry
 from rulebox.i18n import N_, _, ngettext, use_language
 from rulebox.match.agents import PERSON_NAMES, AgentSpec
@@ -390,11 +391,11 @@ class Table:
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.num_players:
-            raise TableError("bad_seats", _("{title} has {num_players} seat(s), not "
-                                            "{n_seats}").format(
-                                              title=self.entry.title,
-                                              num_players=self.game.num_players,
-                                              n_seats=len(self.seats)))
+            raise TableError("bad_seats", ngettext(
+                "{title} has {num_players} seat, not {n_seats}",
+                "{title} has {num_players} seats, not {n_seats}", self.game.num_players).format(
+                    title=self.entry.title, num_players=self.game.num_players,
+                    n_seats=len(self.seats)))
         self.rng = random.Random(self.seed)
         if not self.movers and self.game.history:
             self.movers = _movers_of(self.game)
@@ -584,7 +585,7 @@ class Table:
         spec = spec.resolve(self.game.id)
         extra: dict[str, str] = {}
         base = spec.get("seed")
-        seed = int(base) if base is not None and base.isdigit() else p
+        seed = int(base) if base is not None and plain_digits(base) else p
         extra["seed"] = str((seed * 1_000_003 + len(self.game.history) * 7919
                              + self.seed) % SEED_LIMIT)
         timed = spec.get("time") is not None

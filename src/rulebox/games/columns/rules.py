@@ -26,6 +26,7 @@ from typing import Any, Self
 
 from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.numerals import plain_digits
 from rulebox.core.options import int_option
 from rulebox.games.columns.geometry import (
     DIRECTED_PAIRS,
@@ -338,7 +339,7 @@ class Columns(Game):
                 owner, kind = int(unit[0]), Kind("RSDT".index(unit[1]))
                 if kind in (Kind.DOUBLE, Kind.TRIPLE):
                     label = unit
-                    if len(unit) < 3 or not unit[2:].isdigit():
+                    if len(unit) < 3 or not plain_digits(unit[2:]):
                         raise StateError(_("pin {name}: {unit!r} needs a piece number").format(
                                              name=name, unit=unit))
                     code = labels.get(label)

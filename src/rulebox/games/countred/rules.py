@@ -39,6 +39,7 @@ from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.numerals import plain_digits
 from rulebox.core.options import choice_option, int_option
 from rulebox.core.rng import rng
 from rulebox.games.countred.moves import (
@@ -657,8 +658,8 @@ class CountRed(Game):
             or len(rows) != 4
             or fields[1] not in ("0", "1")
             or fields[2] not in ("e0", "e1")
-            or not fields[3].isdigit()
-            or not fields[4].isdigit()
+            or not plain_digits(fields[3])
+            or not plain_digits(fields[4])
             or (len(fields) > 5 and (fields[5] != "over" or len(fields) < 8))
         ):
             raise StateError(

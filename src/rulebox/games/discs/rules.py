@@ -54,6 +54,7 @@ from typing import Any, NamedTuple, Self
 
 from rulebox.core.errors import Illegal, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.numerals import plain_digits
 from rulebox.core.options import int_option
 from rulebox.games.discs.geometry import (
     ARRANGE_ORDER,
@@ -941,8 +942,8 @@ class Discs(Game):
             or to_phase[0] not in "01"
             or to_phase[1] not in "acmb"
             or silver not in ("s-", "s0", "s1")
-            or not fields[8].isdigit()
-            or not fields[9].isdigit()
+            or not plain_digits(fields[8])
+            or not plain_digits(fields[9])
         ):
             raise StateError(_("not a Discs diagram: {text!r}").format(text=text[:60]))
         colours = {}
