@@ -15,6 +15,10 @@ The database is the single truth; a process's in-memory table is a cache of it:
   thinks. A process that dies mid-think leaves the job to be taken again when the lease
   expires (at once, when its holder is a process of this host that no longer exists), and the
   version check makes sure the move is made once even if two processes thought about it.
+* **Presence** is the cluster's: each process writes its sockets' seats with a heartbeat and
+  reads the others' (:mod:`rulebox.server.presence`); a notice is decided once.
+* **Rate limits** are the cluster's: the buckets are in the database, or in Redis with
+  ``--pubsub redis://`` (:meth:`Cluster.share`).
 
 With SQLite there is no cluster (one process; the service's in-process path is unchanged).
 """
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from rulebox.core.errors import RuleboxError
 from rulebox.i18n import _
 from rulebox.match.table import Table
+from rulebox.server.presence import Presence
 from rulebox.server.pubsub import Bus
 
 if TYPE_CHECKING:
@@ -119,11 +124,14 @@ class Cluster:
         self._loop_task: asyncio.Task[None] | None = None
         self._closed = False
         bus.attach(svc.store)
+        self.presence = Presence(self)
+        """Which seats have sockets on any process (:mod:`rulebox.server.presence`)."""
 
     # --- starting and stopping -----------------------------------------------------------------
     async def start(self) -> None:
         """Listen on the bus and start taking computer turns."""
-        await self.bus.start(self._changed, self._connected)
+        await self.presence.start()
+        await self.bus.start(self._changed, self._connected, self.presence.on_message)
         self._loop_task = asyncio.get_running_loop().create_task(self._job_loop())
 
     async def close(self) -> None:
@@ -134,6 +142,7 @@ class Cluster:
         held = list(self.running)
         for task in list(self.running.values()) + list(self._tasks):
             task.cancel()
+        await self.presence.close()
         await self.bus.close()
         for gid in held:
             with contextlib.suppress(Exception):
@@ -147,9 +156,17 @@ class Cluster:
 
     # --- keeping tables current ----------------------------------------------------------------
     async def refresh(self, live: LiveGame) -> None:
-        """Reload ``live`` when storage holds a newer version (and push it to its sockets)."""
-        version = await self.svc._in_db(self.svc.store.version_of, live.id)
+        """Reload ``live`` when storage holds a newer version (and push it to its sockets); note
+        the seats other processes hold sockets of (read in the same round trip)."""
+        if self.presence.ready:
+            version, seats = await self.svc._in_db(self.presence.store.version_and_seats,
+                                                   live.id, self.owner)
+            moved = self.presence.set_remote(live, seats)
+        else:
+            version, moved = await self.svc._in_db(self.svc.store.version_of, live.id), False
         if version is None or version <= live.version:
+            if moved and live.sockets:
+                await self.svc.broadcast(live)
             return
         await self._catch_up(live, version)
 
@@ -176,6 +193,7 @@ class Cluster:
         for live in list(self.svc._live.values()):
             if live.sockets:
                 self._spawn(self.refresh(live))
+        self._spawn(self.presence.look_quietly())
 
     # --- computer turns ------------------------------------------------------------------------
     def kick(self, live: LiveGame) -> None:

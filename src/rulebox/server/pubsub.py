@@ -11,9 +11,11 @@ and reloads and pushes a game its sockets watch when the announced version is ah
 * :class:`RedisBus` (``rulebox serve --pubsub redis://HOST``): Redis pub/sub, published right
   after each commit.
 
-A message is ``<game id>:<version>``. Messages lost while a listener reconnects are made up
-for: on every (re)connection the cluster compares the versions of the games it serves with
-storage. With SQLite (one process) there is no bus: a change is pushed in-process as before.
+A message is ``<game id>:<version>``, or a presence message (``<game id>:p``,
+``<game id>:e:<seat>:<notice>``, :mod:`rulebox.server.presence`). Messages lost while a listener
+reconnects are made up for: on every (re)connection the cluster compares the versions of the
+games it serves with storage and reads their presence again. With SQLite (one process) there is
+no bus: a change is pushed in-process as before.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ log = logging.getLogger("rulebox.server")
 OnChange = Callable[[str, int], None]
 """Called in the event loop for each message: (game id, version)."""
 
+OnPresence = Callable[[str, "int | None", "str | None"], None]
+"""Called in the event loop for each presence message: (game id, seat, notice)."""
+
 
 def parse(payload: str) -> tuple[str, int] | None:
     """``(game id, version)`` of a message, or ``None`` for anything else."""
@@ -52,8 +57,12 @@ class Bus(Protocol):
     def attach(self, store: Store) -> None:
         """Make ``store``'s writes publish their changes."""
 
-    async def start(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+    async def start(self, on_change: OnChange, on_connect: Callable[[], None],
+                    on_presence: OnPresence | None = None) -> None:
         """Start listening; ``on_connect`` after every (re)connection."""
+
+    async def publish(self, payload: str) -> None:
+        """Send a message that is not a stored change (presence)."""
 
     async def close(self) -> None:
         """Stop listening and publishing."""
@@ -61,6 +70,20 @@ class Bus(Protocol):
 
 def _backoff(delay: float) -> float:
     return min(10.0, delay * 2)
+
+
+def _dispatch(payload: str, on_change: OnChange, on_presence: OnPresence | None) -> None:
+    """Hand a message to the callback of its kind (anything else is ignored)."""
+    msg = parse(payload)
+    if msg is not None:
+        on_change(*msg)
+        return
+    if on_presence is not None:
+        from rulebox.server.presence import parse as parse_presence
+
+        seen = parse_presence(payload)
+        if seen is not None:
+            on_presence(*seen)
 
 
 class PostgresBus:
@@ -74,14 +97,33 @@ class PostgresBus:
         self.channel = channel
         self.connected = False
         self._task: asyncio.Task[None] | None = None
+        self._store: Store | None = None
 
     def attach(self, store: Store) -> None:
         store.notify_channel = self.channel
+        self._store = store
 
-    async def start(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._listen(on_change, on_connect))
+    async def start(self, on_change: OnChange, on_connect: Callable[[], None],
+                    on_presence: OnPresence | None = None) -> None:
+        self._task = asyncio.get_running_loop().create_task(
+            self._listen(on_change, on_connect, on_presence))
 
-    async def _listen(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+    async def publish(self, payload: str) -> None:
+        """``NOTIFY`` outside a write (the cluster's own messages go in their write's
+        transaction; this is for anything else)."""
+        store = self._store
+        if store is None:
+            return
+        from sqlalchemy import text
+
+        def send() -> None:
+            with store.engine.begin() as conn:
+                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": self.channel, "p": payload})
+
+        await asyncio.get_running_loop().run_in_executor(None, send)
+
+    async def _listen(self, on_change: OnChange, on_connect: Callable[[], None],
+                      on_presence: OnPresence | None) -> None:
         import psycopg
 
         delay = 0.5
@@ -94,9 +136,7 @@ class PostgresBus:
                     delay = 0.5
                     on_connect()
                     async for note in conn.notifies():
-                        msg = parse(note.payload)
-                        if msg is not None:
-                            on_change(*msg)
+                        _dispatch(note.payload, on_change, on_presence)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the database went away: listen again when it is back
@@ -136,14 +176,26 @@ class RedisBus:
             with contextlib.suppress(RuntimeError):  # the loop is stopping
                 loop.call_soon_threadsafe(self._outbox.put_nowait, f"{gid}:{version}")
 
-    async def start(self, on_change: OnChange, on_connect: Callable[[], None]) -> None:
+    async def start(self, on_change: OnChange, on_connect: Callable[[], None],
+                    on_presence: OnPresence | None = None) -> None:
         import redis.asyncio as redis
 
         self._loop = asyncio.get_running_loop()
         client: Any = redis.from_url(self.url)
         self._client = client
-        self._tasks = [self._loop.create_task(self._listen(client, on_change, on_connect)),
+        self._tasks = [self._loop.create_task(self._listen(client, on_change, on_connect,
+                                                           on_presence)),
                        self._loop.create_task(self._publish(client))]
+
+    @property
+    def client(self) -> Any:
+        """The Redis client (``None`` before :meth:`start`): the cluster's shared rate limits
+        use it too."""
+        return getattr(self, "_client", None)
+
+    async def publish(self, payload: str) -> None:
+        """Published in order with the changes (the same outbox)."""
+        self._outbox.put_nowait(payload)
 
     async def _publish(self, client: Any) -> None:
         while True:
@@ -159,7 +211,7 @@ class RedisBus:
                     await asyncio.sleep(0.5)
 
     async def _listen(self, client: Any, on_change: OnChange,
-                      on_connect: Callable[[], None]) -> None:
+                      on_connect: Callable[[], None], on_presence: OnPresence | None) -> None:
         delay = 0.5
         while True:
             try:
@@ -173,9 +225,8 @@ class RedisBus:
                         data = message.get("data")
                         if isinstance(data, bytes):
                             data = data.decode("utf-8", "replace")
-                        msg = parse(data) if isinstance(data, str) else None
-                        if msg is not None:
-                            on_change(*msg)
+                        if isinstance(data, str):
+                            _dispatch(data, on_change, on_presence)
             except asyncio.CancelledError:
                 raise
             except Exception as e:

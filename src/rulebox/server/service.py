@@ -391,12 +391,11 @@ class GameService:
         except RuleboxError as e:
             raise ApiError(400, "bad_options", str(e)) from None
         if len(seat_specs) != game.num_players:
-            raise ApiError(400, "bad_seats", _("{title} with these options has "
-                                               "{num_players} seat(s), not "
-                                               "{n_seat_specs}").format(
-                                                 title=entry.title,
-                                                 num_players=game.num_players,
-                                                 n_seat_specs=len(seat_specs)))
+            raise ApiError(400, "bad_seats", ngettext(
+                "{title} with these options has {num_players} seat, not {n_seat_specs}",
+                "{title} with these options has {num_players} seats, not {n_seat_specs}",
+                game.num_players).format(title=entry.title, num_players=game.num_players,
+                                         n_seat_specs=len(seat_specs)))
         records = [resolve_seat(s, entry.id, self.limits) for s in seat_specs]
         if all(r.kind == "computer" for r in records):
             self._check_all_computer()
@@ -489,6 +488,8 @@ class GameService:
             self._live[gid] = live
             self._loading.pop(gid, None)
             self._evict()
+        if self.cluster is not None:  # the seats with sockets on other processes
+            await self.cluster.refresh(live)
         async with live.lock:
             self._kick_computers(live)
         await self.settle_time(live)
@@ -1001,6 +1002,8 @@ class GameService:
         """Per seat: a socket of it is connected, or it is a computer's (at a hot-seat table
         the people share one screen: a socket of any seat is there for all)."""
         here = set(live.sockets.values())
+        if self.cluster is not None:  # and the seats with sockets on other processes
+            here |= self.cluster.presence.seats(live)
         if live.hotseat and here - {None}:
             here = set(range(len(live.records)))
         return [r.kind == "computer" or i in here for i, r in enumerate(live.records)]
@@ -1167,6 +1170,9 @@ class GameService:
         pending = live.leaving.pop(seat, None)
         if pending is not None:
             pending.cancel()
+        if self.cluster is not None:  # decided once for every process (server.presence)
+            self.cluster.presence.came(live, seat)
+            return False
         state = live.seen.get(seat)
         if state == "in":
             return False
@@ -1176,8 +1182,12 @@ class GameService:
 
     def _went(self, live: LiveGame, seat: int | None) -> None:
         """The last socket of ``seat`` went: tell the others after :data:`PRESENCE_GRACE`."""
-        if seat is None or live.hotseat or seat in live.sockets.values() \
-                or seat in live.leaving or live.seen.get(seat) != "in":
+        if seat is None or live.hotseat or seat in live.sockets.values():
+            return
+        if self.cluster is not None and not self._closed:  # told once for every process
+            self.cluster.presence.went(live, seat)
+            return
+        if seat in live.leaving or live.seen.get(seat) != "in":
             return
         try:
             loop = asyncio.get_running_loop()

@@ -26,10 +26,12 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m rulebox.cli.serve`` on ``db_url`` (``args``: more options of ``rulebox
     serve``, e.g. limits; ``strict_csp``: the production Content-Security-Policy, without the
-    browser tests' ``'unsafe-eval'``); ``start`` waits until it answers."""
+    browser tests' ``'unsafe-eval'``; ``env``: more environment variables, e.g.
+    ``RULEBOX_PRESENCE_TTL``); ``start`` waits until it answers."""
 
     def __init__(self, db_url: str, port: int | None = None, log: Path | None = None,
-                 args: list[str] | None = None, strict_csp: bool = False) -> None:
+                 args: list[str] | None = None, strict_csp: bool = False,
+                 env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         # Playwright's wait_for_function evaluates strings in the page: unless strict_csp, the
         # test server's Content-Security-Policy allows that ('unsafe-eval'); a real one never
@@ -37,6 +39,7 @@ class ServerProcess:
             args or [])
         self.port = port or free_port()
         self.log = log
+        self.env = dict(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -51,7 +54,7 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         """Start the server and wait for ``/api/catalog`` to answer."""
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rulebox.cli.serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--log-level", "warning",

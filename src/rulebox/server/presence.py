@@ -1,0 +1,417 @@
+"""Presence across the processes of a cluster (docs/SERVER.md, "Many processes").
+
+With one process (SQLite) a seat is online when a socket of it is connected to that process
+(:meth:`rulebox.server.service.GameService.presence`). In a cluster a seat's socket may be on
+any process, so each process writes its sockets' seats to the shared database and every
+process reads the others':
+
+* ``rulebox_presence`` has a row (game, seat, process) while the process holds a socket of the
+  seat, with ``alive_until``: the process renews its rows every :data:`HEARTBEAT` seconds
+  (``alive_until = now + TTL``). A process killed with SIGKILL stops renewing, so its seats stop
+  counting at most :data:`TTL` seconds after its last renewal; the others notice at their next
+  look (every :data:`HEARTBEAT` seconds), so within ``TTL + HEARTBEAT`` (20 s by default). A
+  dead process of the same host is noticed at once at that look (its pid is gone).
+* ``rulebox_presence_told`` keeps what the others were told of each seat (``in``, ``left``):
+  a notice (``joined``, ``back``, ``left``) is decided by one conditional write, so exactly one
+  process decides it, whichever processes see the change.
+* The bus carries ``<game id>:p`` ("the presence of the game changed: read it again") and
+  ``<game id>:e:<seat>:<kind>`` (a notice was decided). Every process that holds the game adds
+  the notice to its table's events in the order of the bus and pushes its sockets, so a client
+  gets the same notice once, whichever process it is connected to.
+
+A payload's ``presence`` is the process's own sockets' seats plus the other processes' live
+rows, read with the version check before each request (one round trip,
+:meth:`PresenceStore.version_and_seats`) and again on each message and each look.
+
+Both tables are ``UNLOGGED`` (no write-ahead log: nothing here needs to survive a crash of
+PostgreSQL; the processes write their rows again at their next look).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+
+if TYPE_CHECKING:
+    from rulebox.server.cluster import Cluster
+    from rulebox.server.service import LiveGame
+
+log = logging.getLogger("rulebox.server")
+
+
+def _env_seconds(name: str, default: float) -> float:
+    """A number of seconds from the environment (``default`` when unset or unreadable)."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+TTL = _env_seconds("RULEBOX_PRESENCE_TTL", 15.0)
+"""Seconds a process's presence rows count without being renewed (``RULEBOX_PRESENCE_TTL``)."""
+
+HEARTBEAT = TTL / 3
+"""Seconds between a process's renewals of its rows and looks at the others' (5 s)."""
+
+KINDS = ("joined", "left", "back")
+"""The presence notices."""
+
+SCHEMA = (
+    "CREATE UNLOGGED TABLE IF NOT EXISTS rulebox_presence ("
+    " game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL, owner VARCHAR(120) NOT NULL,"
+    " alive_until TIMESTAMPTZ NOT NULL, PRIMARY KEY (game_id, seat, owner))",
+    "CREATE INDEX IF NOT EXISTS rulebox_presence_owner ON rulebox_presence (owner)",
+    "CREATE UNLOGGED TABLE IF NOT EXISTS rulebox_presence_told ("
+    " game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL, state VARCHAR(8) NOT NULL,"
+    " PRIMARY KEY (game_id, seat))",
+)
+
+PRESENCE_LOCK = 0x72B0C6
+"""The advisory lock held while a process makes the presence tables."""
+
+
+class PresenceStore:
+    """The presence tables (PostgreSQL), called from the server's database threads."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self) -> None:
+        """Make the tables (several processes starting at once make them once)."""
+        with self.engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PRESENCE_LOCK})
+            for stmt in SCHEMA:
+                conn.execute(text(stmt))
+
+    @staticmethod
+    def _notify(conn: Any, channel: str | None, payloads: Iterable[str]) -> None:
+        if channel is not None:
+            for p in payloads:
+                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel, "p": p})
+
+    def sync(self, gid: str, seat: int, owner: str, here: bool, ttl: float,
+             channel: str | None) -> str | None:
+        """Make the row of (``gid``, ``seat``, ``owner``) say ``here``, and when the seat came,
+        decide its notice: ``joined`` (its first coming), ``back`` (after it was told gone) or
+        ``None`` (nothing to tell, or it went). Sends the bus message in the same transaction
+        (``channel``) and answers the notice (the message is ``<gid>:e:...`` then, else
+        ``<gid>:p``)."""
+        with self.engine.begin() as conn:
+            kind: str | None = None
+            if here:
+                conn.execute(text(
+                    "INSERT INTO rulebox_presence (game_id, seat, owner, alive_until) "
+                    "VALUES (:g, :s, :o, now() + :t * interval '1 second') "
+                    "ON CONFLICT (game_id, seat, owner) DO UPDATE "
+                    "SET alive_until = EXCLUDED.alive_until"),
+                    {"g": gid, "s": seat, "o": owner, "t": ttl})
+                row = conn.execute(text(
+                    "INSERT INTO rulebox_presence_told (game_id, seat, state) "
+                    "VALUES (:g, :s, 'in') ON CONFLICT (game_id, seat) DO UPDATE "
+                    "SET state = 'in' WHERE rulebox_presence_told.state <> 'in' "
+                    "RETURNING (xmax = 0)"), {"g": gid, "s": seat}).first()
+                if row is not None:
+                    kind = "joined" if row[0] else "back"
+            else:
+                conn.execute(text("DELETE FROM rulebox_presence WHERE game_id = :g "
+                                  "AND seat = :s AND owner = :o"),
+                             {"g": gid, "s": seat, "o": owner})
+            self._notify(conn, channel, [message(gid, seat, kind)])
+        return kind
+
+    def leave(self, gid: str, seat: int, channel: str | None) -> bool:
+        """Decide ``left`` for a seat no process holds a live socket of, unless it was told
+        already; answers whether this call decided it (then the message goes in the same
+        transaction)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(text(
+                "UPDATE rulebox_presence_told SET state = 'left' "
+                "WHERE game_id = :g AND seat = :s AND state = 'in' AND NOT EXISTS ("
+                " SELECT 1 FROM rulebox_presence WHERE game_id = :g AND seat = :s"
+                " AND alive_until > now())"), {"g": gid, "s": seat})
+            told = bool(getattr(done, "rowcount", 0))
+            if told:
+                self._notify(conn, channel, [message(gid, seat, "left")])
+        return told
+
+    def seats(self, gids: list[str], owner: str) -> dict[str, frozenset[int]]:
+        """The seats of ``gids`` that other processes than ``owner`` hold live sockets of."""
+        if not gids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(text(
+                "SELECT game_id, seat FROM rulebox_presence WHERE game_id = ANY(:g) "
+                "AND owner <> :o AND alive_until > now()"), {"g": gids, "o": owner}).all()
+        out: dict[str, set[int]] = {g: set() for g in gids}
+        for gid, seat in rows:
+            out[str(gid)].add(int(seat))
+        return {g: frozenset(s) for g, s in out.items()}
+
+    def version_and_seats(self, gid: str, owner: str) -> tuple[int | None, frozenset[int]]:
+        """A game's stored version and the seats other processes hold live sockets of, in one
+        round trip (the check before each request)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(text(
+                "SELECT (SELECT version FROM rulebox_games WHERE id = :g), "
+                "ARRAY(SELECT DISTINCT seat FROM rulebox_presence WHERE game_id = :g "
+                "AND owner <> :o AND alive_until > now())"), {"g": gid, "o": owner}).first()
+        if row is None:
+            return None, frozenset()
+        return (None if row[0] is None else int(row[0])), frozenset(int(s) for s in row[1])
+
+    def heartbeat(self, owner: str, rows: set[tuple[str, int]], ttl: float) -> None:
+        """Renew ``owner``'s rows; when storage does not hold exactly ``rows`` (a write went
+        astray, PostgreSQL restarted), write them all again. Forgets rows long expired."""
+        with self.engine.begin() as conn:
+            n = conn.execute(text(
+                "UPDATE rulebox_presence SET alive_until = now() + :t * interval '1 second' "
+                "WHERE owner = :o"), {"o": owner, "t": ttl})
+            if getattr(n, "rowcount", -1) != len(rows):
+                conn.execute(text("DELETE FROM rulebox_presence WHERE owner = :o"),
+                             {"o": owner})
+                if rows:
+                    conn.execute(text(
+                        "INSERT INTO rulebox_presence (game_id, seat, owner, alive_until) "
+                        "VALUES (:g, :s, :o, now() + :t * interval '1 second')"),
+                        [{"g": g, "s": s, "o": owner, "t": ttl} for g, s in sorted(rows)])
+            conn.execute(text("DELETE FROM rulebox_presence "
+                              "WHERE alive_until < now() - interval '1 minute'"))
+
+    def owners(self, prefix: str) -> list[str]:
+        """The processes (``host:pid:...``) with rows whose name starts with ``prefix``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(text("SELECT DISTINCT owner FROM rulebox_presence "
+                                     "WHERE owner LIKE :p"), {"p": prefix + "%"}).all()
+        return [str(r[0]) for r in rows]
+
+    def drop(self, owner: str, channel: str | None) -> list[str]:
+        """Remove every row of ``owner`` (a process that stops, or died); answers the games
+        (their messages go in the same transaction)."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(text("DELETE FROM rulebox_presence WHERE owner = :o "
+                                     "RETURNING game_id"), {"o": owner}).all()
+            gids = sorted({str(r[0]) for r in rows})
+            self._notify(conn, channel, [message(g) for g in gids])
+        return gids
+
+
+def message(gid: str, seat: int | None = None, kind: str | None = None) -> str:
+    """The bus message: ``<gid>:p`` (read the game's presence again) or
+    ``<gid>:e:<seat>:<kind>`` (a notice was decided)."""
+    if kind is None or seat is None:
+        return f"{gid}:p"
+    return f"{gid}:e:{seat}:{kind}"
+
+
+def parse(payload: str) -> tuple[str, int | None, str | None] | None:
+    """``(game id, seat, notice)`` of a presence message (``seat`` and ``notice`` ``None`` for
+    ``<gid>:p``), or ``None`` for anything else."""
+    parts = payload.split(":")
+    if not parts[0] or len(parts[0]) > 32 or not parts[0].isalnum():
+        return None
+    if len(parts) == 2 and parts[1] == "p":
+        return parts[0], None, None
+    if len(parts) == 4 and parts[1] == "e" and parts[2].isdigit() and parts[3] in KINDS:
+        return parts[0], int(parts[2]), parts[3]
+    return None
+
+
+class Presence:
+    """One process's part of the cluster's presence (``Cluster.presence``)."""
+
+    def __init__(self, cluster: Cluster, ttl: float = TTL, grace: float | None = None) -> None:
+        from rulebox.server.service import PRESENCE_GRACE
+
+        self.cluster = cluster
+        self.svc = cluster.svc
+        self.store = PresenceStore(self.svc.store.engine)
+        self.ttl = ttl
+        self.every = ttl / 3
+        self.grace = PRESENCE_GRACE if grace is None else grace
+        self.remote: dict[str, frozenset[int]] = {}
+        """Per game: the seats other processes hold live sockets of (at the last read)."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self.ready = False
+        """Whether the tables are there."""
+        self.last_look = 0.0
+
+    @property
+    def owner(self) -> str:
+        return self.cluster.owner
+
+    @property
+    def channel(self) -> str | None:
+        """PostgreSQL's channel (messages go in the write's transaction), else ``None``."""
+        return self.svc.store.notify_channel
+
+    # --- starting and stopping -----------------------------------------------------------------
+    async def start(self) -> None:
+        """Make the tables and start the heartbeat."""
+        try:
+            await self.svc._in_db(self.store.create)
+            self.ready = True
+        except Exception as e:  # the database is not there yet: the heartbeat tries again
+            log.warning("rulebox: the presence tables cannot be made: %s", e)
+        self._task = asyncio.get_running_loop().create_task(self._beat())
+
+    async def close(self) -> None:
+        """Stop; this process's rows go at once (the others are told)."""
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+        if self.ready:
+            with contextlib.suppress(Exception):
+                gids = await self.svc._in_db(self.store.drop, self.owner, self.channel)
+                await self._publish([message(g) for g in gids])
+
+    async def _publish(self, payloads: list[str]) -> None:
+        """Messages for a bus that does not send them in the write's transaction (Redis)."""
+        if self.channel is None:
+            for p in payloads:
+                await self.cluster.bus.publish(p)
+
+    def seats(self, live: LiveGame) -> frozenset[int]:
+        """The seats of ``live`` other processes hold live sockets of."""
+        return self.remote.get(live.id, frozenset())
+
+    def _lock(self, gid: str) -> asyncio.Lock:
+        lock = self._locks.get(gid)
+        if lock is None:
+            if len(self._locks) > 10_000:
+                self._locks = {g: k for g, k in self._locks.items() if k.locked()}
+            lock = self._locks[gid] = asyncio.Lock()
+        return lock
+
+    # --- this process's sockets ----------------------------------------------------------------
+    def came(self, live: LiveGame, seat: int) -> None:
+        """A socket of ``seat`` came here (its notice, if any, is decided in storage)."""
+        self.cluster._spawn(self._sync(live, seat))
+
+    def went(self, live: LiveGame, seat: int) -> None:
+        """The last socket here of ``seat`` went: storage says so, and after the grace period
+        the others are told, unless a socket of it is then connected to any process."""
+        self.cluster._spawn(self._sync(live, seat))
+        if seat not in live.leaving and not self._closed:
+            live.leaving[seat] = asyncio.get_running_loop().create_task(
+                self._leave_later(live, seat))
+
+    async def _sync(self, live: LiveGame, seat: int) -> None:
+        """Write whether this process holds a socket of ``seat`` now (one at a time per game,
+        so the last write says the last state)."""
+        async with self._lock(live.id):
+            here = seat in live.sockets.values()
+            for attempt in range(3):
+                try:
+                    kind = await self.svc._in_db(self.store.sync, live.id, seat, self.owner,
+                                                 here, self.ttl, self.channel)
+                    await self._publish([message(live.id, seat, kind)])
+                    return
+                except Exception as e:
+                    log.warning("rulebox: presence of %s not stored: %s", live.id, e)
+                    if attempt == 2 or self._closed:
+                        return  # the heartbeat writes it again
+                    await asyncio.sleep(0.5 * 2 ** attempt)
+
+    async def _leave_later(self, live: LiveGame, seat: int) -> None:
+        try:
+            await asyncio.sleep(self.grace)
+        finally:
+            if live.leaving.get(seat) is asyncio.current_task():
+                live.leaving.pop(seat, None)
+        if self._closed or seat in live.sockets.values():
+            return
+        async with self._lock(live.id):  # after this process's own write
+            pass
+        with contextlib.suppress(Exception):
+            if await self.svc._in_db(self.store.leave, live.id, seat, self.channel):
+                await self._publish([message(live.id, seat, "left")])
+
+    # --- the others' -----------------------------------------------------------------------------
+    def on_message(self, gid: str, seat: int | None, kind: str | None) -> None:
+        """A presence message of the bus (in the event loop, in the bus's order)."""
+        live = self.svc._live.get(gid)
+        if live is None:
+            return
+        if seat is not None and kind is not None and 0 <= seat < len(live.records):
+            # every process holding the game adds the notice, in the bus's order
+            self.svc._announce_presence(live, seat, kind)
+            if kind == "left":
+                live.seen[seat] = "left"
+        self.cluster._spawn(self._reread(live, seat is not None))
+
+    async def _reread(self, live: LiveGame, push: bool) -> None:
+        try:
+            seats = (await self.svc._in_db(self.store.seats, [live.id], self.owner))[live.id]
+        except Exception as e:
+            log.warning("rulebox: presence of %s cannot be read: %s", live.id, e)
+            seats = self.remote.get(live.id, frozenset())
+        if self.set_remote(live, seats) or push:
+            await self.svc.broadcast(live)
+
+    def set_remote(self, live: LiveGame, seats: frozenset[int]) -> bool:
+        """Note the seats other processes hold sockets of; answers whether they changed. A seat
+        gone from them and not here is told ``left`` after the grace period (perhaps its
+        process died), unless some process decided that already."""
+        before = self.remote.get(live.id, frozenset())
+        self.remote[live.id] = seats
+        for seat in before - seats:
+            if seat not in live.sockets.values() and seat not in live.leaving \
+                    and not self._closed:
+                live.leaving[seat] = asyncio.get_running_loop().create_task(
+                    self._leave_later(live, seat))
+        return before != seats
+
+    async def _beat(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.every)
+            try:
+                await self.look()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("rulebox: presence heartbeat failed: %s", e)
+
+    async def look_quietly(self) -> None:
+        """:meth:`look`, a failure only logged (after the bus reconnected)."""
+        try:
+            await self.look()
+        except Exception as e:
+            log.warning("rulebox: presence cannot be read: %s", e)
+
+    async def look(self) -> None:
+        """Renew this process's rows, forget those of dead processes of this host, and read the
+        others' seats of the games with sockets here (pushing changes; a seat that is gone from
+        every process is told ``left`` after the grace period)."""
+        from rulebox.server.cluster import _pid_gone
+
+        svc = self.svc
+        if not self.ready:
+            await svc._in_db(self.store.create)
+            self.ready = True
+        games = [g for g in list(svc._live.values()) if g.sockets]
+        rows = {(g.id, s) for g in games for s in set(g.sockets.values())
+                if s is not None and not g.hotseat}
+        await svc._in_db(self.store.heartbeat, self.owner, rows, self.ttl)
+        host = self.cluster.host
+        for other in await svc._in_db(self.store.owners, host + ":"):
+            if _pid_gone(other, host):  # died on this host: no need to wait for its rows
+                gids = await svc._in_db(self.store.drop, other, self.channel)
+                await self._publish([message(g) for g in gids])
+        seats = await svc._in_db(self.store.seats, [g.id for g in games], self.owner)
+        for live in games:
+            if self.set_remote(live, seats.get(live.id, frozenset())):
+                await svc.broadcast(live)
+        for gid in [g for g in self.remote if g not in svc._live]:
+            self.remote.pop(gid, None)
+        self.last_look = time.monotonic()
