@@ -276,13 +276,25 @@ def problems(lang: str) -> list[str]:
     return out
 
 
+_HANDMADE_PLURAL = re.compile(r"\w\(s\)|\w\(es\)")
+
+
+def handmade_plurals(catalog: Catalog | None = None) -> list[str]:
+    """Message ids that make a plural by hand (``tile(s)``): a count goes through
+    ``ngettext``/``tn`` so that each language says it in its own forms (Russian three)."""
+    catalog = extract() if catalog is None else catalog
+    return [f"pot: a hand-made plural (use ngettext): {_ids(m)[0]!r}"
+            for m in catalog if m.id and any(_HANDMADE_PLURAL.search(i) for i in _ids(m))]
+
+
 def pot_problems() -> list[str]:
     """The committed .pot against the code: ids the code has and the .pot lacks, and back."""
-    code = {key(m) for m in extract() if m.id}
+    extracted = extract()
+    code = {key(m) for m in extracted if m.id}
     pot = {key(m) for m in read_catalog(POT) if m.id} if POT.exists() else set()
     out = [f"pot: not extracted yet: {k[1]!r}" for k in sorted(code - pot, key=str)]
     out += [f"pot: no longer in the code: {k[1]!r}" for k in sorted(pot - code, key=str)]
-    return out
+    return out + handmade_plurals(extracted)
 
 
 # --- strings not marked for translation ----------------------------------------------------------
@@ -347,18 +359,50 @@ def _literal_text(node: Any) -> str | None:
     return None
 
 
+_RULE_ID = re.compile(r"^[A-Z0-9]{1,4}-[\w.]+$")
+
+
+def _is_rule(node: Any) -> bool:
+    """Whether ``node`` is a rule ID written out (``"CB-8"``) or a name holding one (``rule``)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return bool(_RULE_ID.match(node.value))
+    name = node.id if isinstance(node, ast.Name) else (
+        node.attr if isinstance(node, ast.Attribute) else "")
+    return "rule" in name.lower()
+
+
 def unmarked_python(path: Path, text: str | None = None) -> list[str]:
     """Person-facing literals of a Python file not given to ``_()``/``ngettext()``: the
-    message of an error people read, and in the terminal (``cli/``, ``tui/``) what is printed,
-    said, asked or drawn (Rich ``Text``, Textual ``Static``)."""
+    message of an error people read, a reason returned with its rule ID (``return (reason,
+    "CB-8")``), in the terminal (``cli/``, ``tui/``) what is printed, said, asked or drawn (Rich
+    ``Text``, Textual ``Static``), and in a game's drawing for the terminal (``render.py``) the
+    words written into it (an f-string with words: ``f"rank {rank}"``)."""
     import ast
 
     src = path.read_text(encoding="utf-8") if text is None else text
     tree = ast.parse(src)
     rel = str(path.relative_to(ROOT)) if path.is_absolute() and ROOT in path.parents else str(path)
     terminal = "/cli/" in rel or "/tui/" in rel or rel.startswith(("cli/", "tui/"))
+    drawing = Path(rel).name == "render.py"
+    # notation built to be parsed (parse_move(f"falcon {square}")) is no text people read
+    parsed = {id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+              for arg in node.args
+              if "parse" in (node.func.id if isinstance(node.func, ast.Name) else
+                             node.func.attr if isinstance(node.func, ast.Attribute) else "")}
     out: list[str] = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2 and _is_rule(node.elts[1]):
+            literal = _literal_text(node.elts[0])
+            if literal is not None and _is_language(literal):
+                out.append(f"{rel}:{node.lineno}: {literal[:70]!r}")
+            continue
+        if drawing and isinstance(node, ast.JoinedStr) and id(node) not in parsed:
+            literal = _literal_text(node)
+            if literal is not None and _is_language(literal):
+                out.append(f"{rel}:{node.lineno}: {literal[:70]!r}")
+            continue
         if not isinstance(node, ast.Call):
             continue
         func = node.func
@@ -443,15 +487,28 @@ _JS_SHOWN = re.compile(
 of ``el(tag, attrs, ...)`` (text outside ``t()``/``tn()``)."""
 
 
+_SVG_TEXT = re.compile(r"\bsvg\(\s*[\"'](?:text|tspan|title|desc)[\"']\s*,"
+                       r".*(?:\}|null|undefined)\s*,\s*$")
+"""A literal given as a child of an SVG ``text``/``tspan``/``title``/``desc`` element: drawn on
+a board (after the attributes, on the same line)."""
+_LETTER = re.compile(r"[^\W\d_]")
+
+
 def unmarked_js(path: Path, text: str | None = None) -> list[str]:
     """Literals of a web client file shown to people and not wrapped in ``t()``/``tn()``
-    (a regular-expression pass: what precedes each literal on its line)."""
+    (a regular-expression pass: what precedes each literal on its line). Text drawn into an
+    SVG (``svg("text", {...}, "F")``) is reported when it has any letter at all: a board's
+    notation comes from the position, so a letter written out in the code is a word or a word's
+    initial (``F`` for falcon), which the reader's language would write otherwise."""
     src = path.read_text(encoding="utf-8") if text is None else text
     rel = str(path.relative_to(ROOT)) if path.is_absolute() and ROOT in path.parents else str(path)
     out = []
     for start, _quote, literal in js_strings(src):
         line_start = src.rfind("\n", 0, start) + 1
         before = src[line_start:start]
+        if _SVG_TEXT.search(before) and _LETTER.search(_MARKUP.sub(" ", literal)):
+            out.append(f"{rel}:{src.count(chr(10), 0, start) + 1}: {literal[:70]!r}")
+            continue
         if not _JS_SHOWN.search(before):
             continue
         if _is_language(literal):

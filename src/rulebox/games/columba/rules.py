@@ -95,7 +95,7 @@ from rulebox.games.columba.turn import Snapshot, action_problem, play
 from rulebox.games.columba.words import SEAT_NAMES
 from rulebox.games.columba.words import describe as _describe
 from rulebox.games.columba.words import highlights as _highlights
-from rulebox.i18n import N_, _
+from rulebox.i18n import N_, _, ngettext
 
 __all__ = ["ACTIONS", "COTES", "FALCON", "FALCONS", "FIELD", "GOAL_PHASE", "KIND_NAMES", "OVER",
            "PENALTY", "PHASES", "PLACE", "ROLES", "SEATS", "TILE", "TILES_PER_COLOUR", "WILD",
@@ -396,12 +396,18 @@ class Columba(Game):
                 free[colour] += 1
         for c in range(4):
             if need[c] > free[c]:
-                return (_("the card would capture {need} {colour} pigeon(s) but your "
-                          "objective has {free} free {colour} slot(s)").format(
-                            need=need[c], colour=_(COLOUR_NAMES[c]), free=free[c]), "CB-3")
+                word = _(COLOUR_NAMES[c])
+                return (_("the card would capture {pigeons} but your objective has "
+                          "{slots}").format(
+                            pigeons=ngettext("{n} {colour} pigeon", "{n} {colour} pigeons",
+                                             need[c]).format(n=need[c], colour=word),
+                            slots=ngettext("{n} free {colour} slot", "{n} free {colour} slots",
+                                           free[c]).format(n=free[c], colour=word)), "CB-3")
             if wild[c] > self._supply[c]:
-                return (_("the supply has only {supply} {colour} tile(s) left").format(
-                            supply=self._supply[c], colour=_(COLOUR_NAMES[c])),
+                return (ngettext("the supply has only {n} {colour} tile left",
+                                 "the supply has only {n} {colour} tiles left",
+                                 self._supply[c]).format(
+                            n=self._supply[c], colour=_(COLOUR_NAMES[c])),
                         "CB-12")
         return None
 
@@ -821,17 +827,21 @@ class Columba(Game):
         """Why ``p`` may not pay with the tiles ``pay`` for ``verb`` (CB-8, CB-15), or ``None``."""
         cost = self._cost(p, verb)
         rule = "CB-15" if self._falconer(p) else "CB-8"
-        what = "a falcon chick" if verb == "buy" else "raising a chick"
+        what = _("a falcon chick") if verb == "buy" else _("raising a chick")
         if self._falconer(p) and verb == "buy" and self._falcon_done:
-            what = "the falconer's second falcon (an adult at once)"
+            what = _("the falconer's second falcon (an adult at once)")
         if len(pay) != cost:
-            return (f"{what} costs {cost} tile(s): write {verb} and the colour(s) of {cost} "
-                    "tile(s) from your reserve", rule)
+            return (ngettext("{what} costs {n} tile: write {verb} and the colour of {n} tile "
+                             "from your reserve",
+                             "{what} costs {n} tiles: write {verb} and the colours of {n} tiles "
+                             "from your reserve", cost).format(what=what, n=cost, verb=verb),
+                    rule)
         for c in set(pay):
             if pay.count(c) > self._reserve[p][c]:
-                return (_("you have {reserve} {colour} tile(s) in your reserve, not "
-                          "{count}").format(
-                            reserve=self._reserve[p][c], colour=_(COLOUR_NAMES[c]),
+                return (ngettext("you have {n} {colour} tile in your reserve, not {count}",
+                                 "you have {n} {colour} tiles in your reserve, not {count}",
+                                 self._reserve[p][c]).format(
+                            n=self._reserve[p][c], colour=_(COLOUR_NAMES[c]),
                             count=pay.count(c)), "CB-8")
         return None
 
@@ -843,7 +853,9 @@ class Columba(Game):
             return _("there are no falcons left in the supply"), "CB-12"
         cost = self._cost(p, "buy")
         if sum(self._reserve[p]) < cost:
-            return _("a falcon costs {cost} tile(s) from your reserve").format(cost=cost), "CB-8"
+            return ngettext("a falcon costs {n} tile from your reserve",
+                            "a falcon costs {n} tiles from your reserve", cost).format(
+                n=cost), "CB-8"
         return None
 
     def _raise_problem(self, p: int) -> tuple[str, str] | None:
@@ -856,8 +868,9 @@ class Columba(Game):
             return _("you have no falcon chick to raise"), "CB-8"
         cost = self._cost(p, "raise")
         if sum(self._reserve[p]) < cost:
-            return _("raising a chick costs {cost} tile(s) from your reserve").format(
-                cost=cost), "CB-8"
+            return ngettext("raising a chick costs {n} tile from your reserve",
+                            "raising a chick costs {n} tiles from your reserve", cost).format(
+                n=cost), "CB-8"
         return None
 
     def legal_moves(self) -> list[ColumbaMove]:

@@ -39,11 +39,16 @@ def render_parts(game: Columns, player: int | None = None) -> tuple[Text, Text, 
     to its letters, the facts (each player's stock) and the status (whose turn, or the end);
     :func:`render` shows them in that order but the key after the facts."""
     out = Text()
-    out.append("         " + "".join(f"{f:^6}" for f in FILES) + "\n")
+    # each rank's label in the reader's language ("rank 3", "Reihe 3", "ряд 3"); the drawing is
+    # as wide as the longest, at least as wide as the English
+    labels = {rank: _("rank {rank}").format(rank=rank) for rank in RANKS}
+    width = max(6, *(len(label) for label in labels.values()))
+    indent = " " * (width + 3)
+    out.append(indent + "".join(f"{f:^6}" for f in FILES) + "\n")
     for rank in reversed(RANKS):
         for level in range(LEVELS, 0, -1):
-            label = f"rank {rank}" if level == 3 else ""
-            out.append(f"{label:>6} {level} ")
+            label = labels[rank] if level == 3 else ""
+            out.append(f"{label:>{width}} {level} ")
             for f in FILES:
                 stack = game.stack(PIN_INDEX[f + rank])
                 if level <= len(stack):
@@ -53,7 +58,7 @@ def render_parts(game: Columns, player: int | None = None) -> tuple[Text, Text, 
                     out.append("  │  ", style=EMPTY_STYLE)
                 out.append(" ")
             out.append("\n")
-        out.append("         " + "".join(f"{f + rank:^6}" for f in FILES) + "\n\n")
+        out.append(indent + "".join(f"{f + rank:^6}" for f in FILES) + "\n\n")
     facts = Text()
     levels = game.roundels_by_level()
     for p in (0, 1):

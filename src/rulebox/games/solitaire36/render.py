@@ -23,22 +23,14 @@ from rulebox.games.solitaire36.board import (
     NUM_CELLS,
     RANKS,
     SIZE,
-    SYMBOL_NAMES,
     bits,
     with_neighbour,
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
-from rulebox.i18n import _, pgettext
+from rulebox.games.solitaire36.words import symbol_heading
+from rulebox.i18n import _
 
 SEATS = ("player",)
-
-
-def symbol_word(s: int) -> str:
-    """The name of symbol ``s`` (:data:`SYMBOL_NAMES`) in the current language, as a card says
-    it (``context`` ``symbol``: the English words have other meanings elsewhere)."""
-    return (pgettext("symbol", "drop"), pgettext("symbol", "hammers"),
-            pgettext("symbol", "circles"), pgettext("symbol", "bricks"),
-            pgettext("symbol", "wheel"), pgettext("symbol", "arrow"))[s]
 
 
 STYLES = (
@@ -52,28 +44,37 @@ STYLES = (
 """The style of a cube (and of a card's border colour), R Y G B K W."""
 EMPTY_STYLE = "dim"
 WIDTH = 10
-"""Characters per column: wide enough for the longest symbol heading (``2 hammers``)."""
+"""Characters per column at least: wide enough for the longest English symbol heading
+(``2 hammers``); a language with a longer heading widens the columns (:func:`column_width`)."""
 
 
-def _heading(out: Text) -> None:
+def column_width() -> int:
+    """Characters per column in the current language: :data:`WIDTH`, or the longest symbol
+    heading and a space."""
+    return max(WIDTH, *(len(symbol_heading(f)) + 1 for f in range(SIZE)))
+
+
+def _heading(out: Text, width: int) -> None:
     out.append("     ")
     for f in range(SIZE):
-        out.append(f"{str(f + 1) + ' ' + SYMBOL_NAMES[f]:^{WIDTH}}", style="bold")
+        out.append(f"{symbol_heading(f):^{width}}", style="bold")
     out.append("\n     ")
-    out.append("".join(f"{FILES[f]:^{WIDTH}}" for f in range(SIZE)) + "\n")
+    out.append("".join(f"{FILES[f]:^{width}}" for f in range(SIZE)) + "\n")
 
 
 def grid_text(game: Solitaire36, marked: int = 0) -> Text:
-    """The grid, rank 6 at the top. Cells in the bit mask ``marked`` are drawn ``>R<`` (the cubes
-    a card can take, for ``explain``); the others `` R ``."""
+    """The grid, rank 6 at the top, each column headed by its symbol in the current language.
+    Cells in the bit mask ``marked`` are drawn ``>R<`` (the cubes a card can take, for
+    ``explain``); the others `` R ``."""
     out = Text()
-    _heading(out)
+    width = column_width()
+    _heading(out, width)
     for r in range(SIZE - 1, -1, -1):
         out.append(f"  {RANKS[r]}  ")
         for f in range(SIZE):
             cell = r * SIZE + f
             colour = game.cube(cell)
-            pad = " " * ((WIDTH - 3) // 2)
+            pad = " " * ((width - 3) // 2)
             out.append(pad)
             if colour == EMPTY:
                 out.append(" · ", style=EMPTY_STYLE)
@@ -81,9 +82,9 @@ def grid_text(game: Solitaire36, marked: int = 0) -> Text:
                 out.append(f">{COLOURS[colour]}<", style=STYLES[colour] + " underline")
             else:
                 out.append(f" {COLOURS[colour]} ", style=STYLES[colour])
-            out.append(" " * (WIDTH - 3 - len(pad)))
+            out.append(" " * (width - 3 - len(pad)))
         out.append(f"  {RANKS[r]}\n")
-    out.append("     " + "".join(f"{FILES[f]:^{WIDTH}}" for f in range(SIZE)) + "\n")
+    out.append("     " + "".join(f"{FILES[f]:^{width}}" for f in range(SIZE)) + "\n")
     return out
 
 
@@ -92,8 +93,8 @@ def card_text(card: int) -> Text:
     out = Text()
     out.append(f"[{CARD_CODES[card]}]", style=STYLES[CARD_COLOUR[card]])
     s = CARD_SYMBOL[card]
-    out.append(" " + _("{colour} or {n} {symbol}").format(
-        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), n=s + 1, symbol=symbol_word(s))
+    out.append(" " + _("{colour} or {symbol}").format(
+        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), symbol=symbol_heading(s))
         + f" ({FILES[s]})")
     return out
 
@@ -145,8 +146,8 @@ def render_parts(game: Solitaire36, player: int | None = None
 def _card_words(card: int) -> str:
     """A card in words: ``Y4 (yellow border, 4 bricks)`` (``card_phrase``, translated)."""
     s = CARD_SYMBOL[card]
-    words = _("{colour} border, {n} {symbol}").format(
-        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), n=s + 1, symbol=symbol_word(s))
+    words = _("{colour} border, {symbol}").format(
+        colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), symbol=symbol_heading(s))
     if CARD_GREEN_SET[card]:
         words += ", " + _("green back")
     return f"{CARD_CODES[card]} ({words})"

@@ -48,7 +48,6 @@ from rulebox.games.solitaire36.board import (
     NUM_CELLS,
     SIZE,
     STANDARD_GRID,
-    SYMBOL_NAMES,
     bits,
     cell_file,
     deck_cards,
@@ -63,7 +62,7 @@ from rulebox.games.solitaire36.moves import (
     parse_s36_move,
 )
 from rulebox.games.solitaire36.reach import impossibility
-from rulebox.games.solitaire36.words import SEAT_NAMES
+from rulebox.games.solitaire36.words import SEAT_NAMES, symbol_word
 from rulebox.games.solitaire36.words import describe as _describe
 from rulebox.games.solitaire36.words import highlights as _highlights
 from rulebox.i18n import N_, _, ngettext
@@ -351,9 +350,9 @@ class Solitaire36(Game):
                 _("{code} removes a {colour} cube or a cube in the {symbol} column "
                   "({file}); the cube on {name} is {colour2} and stands in the "
                   "{symbol2} column ({file2})").format(
-                    code=code, colour=COLOUR_NAMES[CARD_COLOUR[card]], symbol=SYMBOL_NAMES[s],
-                    file=FILES[s], name=name, colour2=COLOUR_NAMES[colour],
-                    symbol2=SYMBOL_NAMES[f], file2=FILES[f]),
+                    code=code, colour=_(COLOUR_NAMES[CARD_COLOUR[card]]), symbol=symbol_word(s),
+                    file=FILES[s], name=name, colour2=_(COLOUR_NAMES[colour]),
+                    symbol2=symbol_word(f), file2=FILES[f]),
                 "S36-1",
             )
         return Illegal(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulebox.games.solitaire36.board import CARD_CODES, CELL_NAMES, bits
 from rulebox.games.solitaire36.moves import S36Move
-from rulebox.i18n import N_, _, ngettext
+from rulebox.i18n import N_, _, ngettext, pgettext
 
 if TYPE_CHECKING:
     from rulebox.games.solitaire36.rules import Solitaire36
@@ -28,6 +28,26 @@ CUBE_WORDS: tuple[str, ...] = (
     N_("the black cube on {cell}"), N_("the white cube on {cell}"),
 )
 """A cube by colour (the order of ``board.COLOURS``), translated where shown."""
+
+SYMBOL_HEADINGS: tuple[str, ...] = (
+    N_("1 drop"), N_("2 hammers"), N_("3 circles"), N_("4 bricks"), N_("5 wheel"), N_("6 arrow"),
+)
+"""Each symbol with its number, as a column's heading and a card name it (``3 circles``: in
+Russian the noun agrees with the number, ``3 круга``), translated where shown."""
+
+
+def symbol_word(s: int) -> str:
+    """The name of symbol ``s`` (0-5, ``board.SYMBOL_NAMES``) alone in the current language
+    (``context`` ``symbol``: the English words have other meanings elsewhere)."""
+    return (pgettext("symbol", "drop"), pgettext("symbol", "hammers"),
+            pgettext("symbol", "circles"), pgettext("symbol", "bricks"),
+            pgettext("symbol", "wheel"), pgettext("symbol", "arrow"))[s]
+
+
+def symbol_heading(s: int) -> str:
+    """Symbol ``s`` (0-5) with its number in the current language: ``3 circles``, ``3 Kreise``,
+    ``3 круга``."""
+    return _(SYMBOL_HEADINGS[s])
 
 
 def describe(game: Solitaire36, move: S36Move) -> str:

@@ -183,8 +183,11 @@ export function draw(root, ctx) {
       g.append(svg("rect", { x: px(x) + 1, y: py(y) + 1, width: C - 2, height: C - 2, rx: 3, fill: colour ? PIGEON[colour] : "#777" }));
       const cx = px(x) + C / 2;
       const cy = py(y) + C / 2;
-      g.append(svg("path", { d: `M${cx} ${cy - C * 0.36} L${cx + C * 0.36} ${cy} L${cx} ${cy + C * 0.36} L${cx - C * 0.36} ${cy} Z`, fill: "#3b2a1d", stroke: PLAYER[sq[1]] || "#000", "stroke-width": 3, class: "falcon" }));
-      g.append(svg("text", { x: cx, y: cy + C * 0.14, class: "falcon-f", "font-size": C * 0.38 }, "F"));
+      // the falcon: a dark diamond with a bird's spread wings (no letter: a word's initial
+      // would be English), named by its title in the reader's language
+      g.append(svg("path", { d: `M${cx} ${cy - C * 0.36} L${cx + C * 0.36} ${cy} L${cx} ${cy + C * 0.36} L${cx - C * 0.36} ${cy} Z`, fill: "#3b2a1d", stroke: PLAYER[sq[1]] || "#000", "stroke-width": 3, class: "falcon" },
+        svg("title", {}, t("falcon, owner: {seat}", { seat: seatName(ctx, sq[1]) }))));
+      g.append(svg("path", { d: `M${cx - C * 0.2} ${cy + C * 0.02} Q${cx - C * 0.1} ${cy - C * 0.12} ${cx} ${cy + C * 0.08} Q${cx + C * 0.1} ${cy - C * 0.12} ${cx + C * 0.2} ${cy + C * 0.02}`, fill: "none", stroke: "#fff", "stroke-width": Math.max(2, C * 0.06), "stroke-linecap": "round", "stroke-linejoin": "round", class: "falcon-wings", "pointer-events": "none" }));
     }
     if (anim && lastSq.has(k)) animate(g, "appear", lastSq.get(k));
     layer.append(g);
@@ -217,9 +220,12 @@ export function draw(root, ctx) {
     const cx = px(x) + C / 2;
     const base = py(y) + C / 2 + w * 0.45;
     const cote = svg("g", { class: "cote-g" });
-    cote.append(svg("path", { d: `M${cx - w / 2} ${base} v${-w * 0.55} l${w / 2} ${-w * 0.4} l${w / 2} ${w * 0.4} v${w * 0.55} z`, fill: PLAYER[owner], stroke: "#000c", "stroke-width": 2, class: `cote ${size}`, "data-cote": k }));
+    const coteWords = big ? t("large dovecote, owner: {seat}", { seat: seatName(ctx, owner) }) : t("small dovecote, owner: {seat}", { seat: seatName(ctx, owner) });
+    cote.append(svg("path", { d: `M${cx - w / 2} ${base} v${-w * 0.55} l${w / 2} ${-w * 0.4} l${w / 2} ${w * 0.4} v${w * 0.55} z`, fill: PLAYER[owner], stroke: "#000c", "stroke-width": 2, class: `cote ${size}`, "data-cote": k },
+      svg("title", {}, coteWords)));
     cote.append(svg("rect", { x: cx - w * 0.12, y: base - w * 0.3, width: w * 0.24, height: w * 0.3, fill: "#000a", "pointer-events": "none" }));
-    if (big) cote.append(svg("text", { x: cx, y: base - w * 0.5, class: "cote-l", "font-size": C * 0.22 }, "L"));
+    // a large (arcaded) dovecote: bigger, with a row of arches above its door (no letter)
+    if (big) for (const dx of [-0.25, 0, 0.25]) cote.append(svg("circle", { cx: cx + w * dx, cy: base - w * 0.45, r: w * 0.07, fill: "#fffc", class: "cote-arch", "pointer-events": "none" }));
     if (anim && lastSq.has(k)) animate(cote, "appear", lastSq.get(k));
     layer.append(cote);
   }
@@ -269,8 +275,8 @@ export function draw(root, ctx) {
   const keep = before && before.dataset.game === ctx.state.id && before.scrollWidth > before.clientWidth + 1
     ? centreSquare(before) : null;
   const scroller = el("div", { class: "columba-scroll", "data-game": ctx.state.id, "data-minx": minX, "data-w": W, "data-c": C }, s);
-  const goLeft = el("button", { class: "cb-pan cb-pan-left", type: "button", "data-pan": "-1", tabindex: "-1", "aria-label": t("Show the territory further left") }, "◀");
-  const goRight = el("button", { class: "cb-pan cb-pan-right", type: "button", "data-pan": "1", tabindex: "-1", "aria-label": t("Show the territory further right") }, "▶");
+  const goLeft = el("button", { class: "cb-pan cb-pan-left", type: "button", "data-pan": "-1", tabindex: "-1", "aria-label": t("Show the territory further left"), title: t("Show the territory further left") }, "◀");
+  const goRight = el("button", { class: "cb-pan cb-pan-right", type: "button", "data-pan": "1", tabindex: "-1", "aria-label": t("Show the territory further right"), title: t("Show the territory further right") }, "▶");
   const pan = (d) => scroller.scrollBy({ left: d * scroller.clientWidth * 0.6, behavior: motionOK() ? "smooth" : "auto" });
   goLeft.addEventListener("click", () => pan(-1));
   goRight.addEventListener("click", () => pan(1));
@@ -356,7 +362,7 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
       t("(−4 while the objective is open)")) : "";
     players.append(el("div", { class: "cb-player" + (pos.to_move === p && !ctx.state.over ? " turn" : ""), "data-player": p },
       el("div", { class: "cb-head" }, el("span", { class: "seat-dot", style: `background:${PLAYER[p]}` }), el("strong", {}, seatName(ctx, p)),
-        el("span", { class: "cb-score" }, t("{n} pts", { n: scores[p] ?? "?" }), " ", open)),
+        el("span", { class: "cb-score" }, typeof scores[p] === "number" ? tn("{n} point", "{n} points", scores[p]) : t("? points"), " ", open)),
       el("div", { class: "cb-row" },
         pl.objective ? miniCard(faces ? faces[pl.objective] : null, 0, pl.slots, 16) : el("span", { class: "muted small" }, t("no objective")),
         el("div", { class: "cb-facts" },

@@ -168,7 +168,8 @@ export function draw(root, ctx) {
         const top = unitY(pin, tall ? level + 1 : level);
         const h = tall ? UH + LV : UH;
         const ux = cx - UW / 2;
-        const unit = svg("g", { class: "unit-g" });
+        // its letter is the notation's (R S D T); the words are its title, in the reader's language
+        const unit = svg("g", { class: "unit-g" }, svg("title", {}, t("{seat} {piece}", { seat: seatName(ctx, owner), piece: KIND_WORD[kind]() })));
         if (kind === "R") {
           unit.append(svg("rect", { x: ux + 4, y: top, width: UW - 8, height: h, rx: UH / 2, fill: c.fill, stroke: c.rim, "stroke-width": 2.5, class: `unit roundel p${owner}` }));
           unit.append(svg("ellipse", { cx, cy: top + h / 2, rx: UW / 2 - 16, ry: 4, fill: "none", stroke: c.rim, "stroke-opacity": 0.35, "stroke-width": 1.5 }));

@@ -262,7 +262,8 @@ export function draw(root, ctx) {
     const ax = x + (cw ? 1 : -1) * (DISC_R - 22);
     const ay = y - DISC_R + 22;
     // for the mouse; the keyboard and screen readers have the same turns as buttons below
-    const g = svg("g", { class: "turn-arrow", "data-move": tm, "aria-hidden": "true" });
+    const g = svg("g", { class: "turn-arrow", "data-move": tm, "aria-hidden": "true" },
+      svg("title", {}, cw ? t("turn disc {disc} clockwise", { disc: d }) : t("turn disc {disc} anticlockwise", { disc: d })));
     g.append(svg("circle", { cx: ax, cy: ay, r: 17, class: "arrow-bg" }));
     g.append(svg("text", { x: ax, y: ay + 7, class: "arrow" }, cw ? "↻" : "↺"));
     g.addEventListener("click", () => ctx.play(tm));

@@ -17,7 +17,9 @@ const Y0 = 66;
 let card = null;
 const focus = { current: null };
 const NAMES = { R: () => t("red"), Y: () => t("yellow"), G: () => t("green"), B: () => t("blue"), K: () => t("black"), W: () => t("white") };
-const SYMBOLS = [null, () => t("drop"), () => t("hammers"), () => t("circles"), () => t("bricks"), () => t("wheel"), () => t("arrow")];
+// a column's heading: its number and symbol, as a card names it (the terminal's heading line);
+// the number comes with the noun, which agrees with it in Russian (3 круга)
+const HEADINGS = [null, () => t("1 drop"), () => t("2 hammers"), () => t("3 circles"), () => t("4 bricks"), () => t("5 wheel"), () => t("6 arrow")];
 
 export function reset() { card = null; }
 
@@ -70,7 +72,9 @@ export function draw(root, ctx) {
   s.append(svg("rect", { x: X0 - 8, y: 4, width: 6 * CELL + 16, height: H - 8, rx: 14, fill: "#3f5e4a" }));
   FILES.forEach((f, i) => {
     const x = X0 + i * CELL;
-    s.append(glyph(i + 1, x + CELL / 2 - 16, 12, 32, "#f6edd6"));
+    const head = glyph(i + 1, x + CELL / 2 - 16, 12, 32, "#f6edd6");
+    head.append(svg("title", {}, t("column {file}: {heading}", { file: f, heading: HEADINGS[i + 1]() })));
+    s.append(head);
     s.append(svg("text", { x: x + CELL / 2, y: 60, class: "file", "aria-hidden": "true" }, `${f} · ${i + 1}`));
   });
   const marks = svg("g", { class: "marks" });
@@ -83,7 +87,7 @@ export function draw(root, ctx) {
       const x = X0 + i * CELL;
       const c = row[i];
       const full = c && c !== ".";
-      const label = full ? t("{cell}: a {colour} cube, column {n} ({symbol})", { cell: cellName, colour: NAME[c] ? NAMES[c]() : c, n: i + 1, symbol: SYMBOLS[i + 1]() })
+      const label = full ? t("{cell}: a {colour} cube in column {file} ({heading})", { cell: cellName, colour: NAME[c] ? NAMES[c]() : c, file: f, heading: HEADINGS[i + 1]() })
         : t("{cell}: empty", { cell: cellName });
       const g = svg("g", { class: "cell" + (targets.has(cellName) ? " hot" : "") + (lastCells.has(cellName) ? " last" : "") + (decide.has(cellName) ? " decide" : ""), "data-cell": cellName, "data-kb": cellName, "aria-label": label });
       g.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "slot" }));
@@ -114,7 +118,7 @@ export function draw(root, ctx) {
   for (const code of cards) {
     const canUse = usable.has(code);
     const canDiscard = legal.includes(`${code}:x`);
-    const words = t("{colour} border, {symbol} ({n})", { colour: NAMES[code[0]](), symbol: SYMBOLS[Number(code[1])](), n: code[1] });
+    const words = t("{colour} border, {symbol}", { colour: NAMES[code[0]](), symbol: HEADINGS[Number(code[1])]() });
     const b = el("button", {
       type: "button", class: "s36-card" + (card === code ? " on" : "") + (mine && !canUse ? " dead" : ""), "data-card": code, title: words,
       "aria-label": canUse || !mine ? t("card {code}: {words}", { code, words }) : t("card {code}: {words}; it can remove no cube", { code, words }),
