@@ -242,7 +242,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
     if args.game:
         game_entry(args.game)  # an unknown game is refused, saying which exist
     for e in agent_entries(args.game):
-        games = "all games" if e.games is None else ", ".join(e.games)
+        games = _("all games") if e.games is None else ", ".join(e.games)
         print(f"{e.name:10} {_(e.description)} [{games}]")
     return 0
 

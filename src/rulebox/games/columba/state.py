@@ -385,7 +385,8 @@ class _Loader:
         starting = set() if kids else set(STARTING_IDS[:n])
 
         def unknown(card: str, where: str) -> StateError:
-            what = "the deck in force" if card not in STARTING_IDS else "a seat of this game"
+            what = (_("the deck in force") if card not in STARTING_IDS
+                    else _("a seat of this game"))
             return StateError(_("{where}: card {card} is not in this game (it is not "
                                 "in {what})").format(
                                   where=where, card=card, what=what) + " [CB-1]")

@@ -18,13 +18,15 @@ from rulebox.i18n import _
 def _say(move: DiscsMove) -> str:
     k = move.kind
     if k == Kind.STEP:
-        how = "along the line" if move.line >= 0 else "within its disc"
-        return _("{move}: move the pin from {hole} to {hole2} {how}").format(
-                   move=move, hole=HOLE_NAMES[move.a], hole2=HOLE_NAMES[move.b], how=how)
+        step = (_("{move}: move the pin from {hole} to {hole2} along the line")
+                if move.line >= 0 else
+                _("{move}: move the pin from {hole} to {hole2} within its disc"))
+        return step.format(move=move, hole=HOLE_NAMES[move.a], hole2=HOLE_NAMES[move.b])
     if k == Kind.TURN:
-        way = "clockwise" if move.b > 0 else "anticlockwise"
-        return _("{move}: turn {disc} a quarter turn {way} (pins turn with it)").format(
-                   move=move, disc=DISC_NAMES[move.a], way=way)
+        turn = (_("{move}: turn {disc} a quarter turn clockwise (pins turn with it)")
+                if move.b > 0 else
+                _("{move}: turn {disc} a quarter turn anticlockwise (pins turn with it)"))
+        return turn.format(move=move, disc=DISC_NAMES[move.a])
     if k == Kind.LOCK:
         return _("{move}: reverse your pin in {hole}: nobody may turn its disc").format(
                    move=move, hole=HOLE_NAMES[move.a])

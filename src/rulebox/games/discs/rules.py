@@ -426,10 +426,9 @@ class Discs(Game):
         for who in (p, 1 - p):
             lock = self._lock[who]
             if lock >= 0 and lock // HOLES_PER_DISC == d:
-                whose = "your" if who == p else "your opponent's"
-                return Illegal(
-                    _("{name} is locked by {whose} pin in {hole}").format(
-                        name=name, whose=whose, hole=HOLE_NAMES[lock]), "DSC-3")
+                locked = (_("{name} is locked by your pin in {hole}") if who == p
+                          else _("{name} is locked by your opponent's pin in {hole}"))
+                return Illegal(locked.format(name=name, hole=HOLE_NAMES[lock]), "DSC-3")
         return Illegal(
             _("you may only turn a disc if it moves one of your pins; you have no pin "
               "in an outer hole of {name}").format(name=name), "DSC-2")
