@@ -165,8 +165,40 @@ def test_the_computer_turn_is_stepped_through_unless_motion_is_reduced(
         ctx.close()
 
 
+# A Discs game that ends with a win (seeded random games end drawn): found once with a greedy
+# first (the step that brings most own pins onto a disc of a colour it lacks, random.Random(9)
+# breaking ties) against a random second, arrangement RRGGBBBRG, second silver on a1 and c3.
+# first takes green on a2, red on b1, then blue on b2 with the last move (DSC-6).
+DISCS_WIN = [
+    "arrange RRGGBBBRG", "choose silver a1c3", "c1.nw-b1.ne", "end", "a1-", "end", "c1.sw-b1.se",
+    "end", "c3.se-c2.ne", "end", "a3+", "end", "c3.c-c3.se", "end", "a3.se-a2.ne", "end",
+    "c3.ne-c3.c", "end", "a2.ne-a2.c", "end", "a1.ne-a2.se", "end", "a3.c-a3.se", "end",
+    "c3.sw-c2.nw", "end", "c1.se-c1.sw", "end", "c3.nw-c3.ne", "end", "a3.sw-a3.c", "end",
+    "a1.c-a1.ne", "end", "c1.c-c1.nw", "end", "c3.c-c3.nw", "end", "a3.nw-a3.sw", "end",
+    "a1.se-b1.sw", "end", "a3.sw-a2.nw", "end", "b1.sw-a1.se", "end", "a3.se-a2.ne", "end",
+    "c2.nw-b2.ne", "end", "a2.nw-a3.sw", "end", "c3.ne-c3.c", "end", "a2.ne-b2.nw", "end",
+    "b2.ne-c2.nw", "end", "a3.c-a3.se", "end", "a2+", "end", "c1.nw-b2.se", "end", "c2.nw-c2.sw",
+    "end", "a2.c-a2.se", "end", "a1-", "end", "a2.se-b1.nw", "end", "c2.ne-c2.nw", "end",
+    "b1.nw-b2.sw"]
+
+
+def test_DSC_6_discs_highlights_of_the_browser_game() -> None:
+    """The won game of the browser test, in Python: the discs of first's three tokens in the
+    order earned, then first's pins on the last of them."""
+    g = new_game("discs", {"seed": "3"})
+    for m in DISCS_WIN[:-1]:
+        g.apply(m)
+    assert g.highlights() == [] and g.tokens(0) == "RG"
+    g.apply(DISCS_WIN[-1])
+    outcome = g.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    assert g.highlights() == ["a2", "b1", "b2", "b2.nw", "b2.se", "b2.sw"]
+
+
 def finished(game: str, options: dict[str, str], seed: int, limit: int) -> list[str]:
-    """The moves of a seeded random game of ``game`` played to its end."""
+    """The moves of a seeded random game of ``game`` played to its end (Discs: DISCS_WIN)."""
+    if game == "discs":
+        return list(DISCS_WIN)
     rng = random.Random(seed)
     g = new_game(game, dict(options))
     moves: list[str] = []
@@ -185,6 +217,7 @@ def finished(game: str, options: dict[str, str], seed: int, limit: int) -> list[
         ("countred", {"seed": "1"}, 4),  # the column of four
         ("columba", {"seed": "8"}, 0),  # the winner's largest estate
         ("36to1", {"seed": "0"}, 0),  # the cubes left
+        ("discs", {"seed": "3"}, 0),  # the discs of the winner's tokens, its pins on the last
     ]
 ])
 def test_the_deciding_pieces_are_highlighted_at_the_end(

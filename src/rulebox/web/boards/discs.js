@@ -11,8 +11,12 @@ const FILES = ["a", "b", "c"];
 const KINDS = ["c", "ne", "nw", "se", "sw"];
 const OFFSET = { c: [0, 0], ne: [1, 1], nw: [-1, 1], se: [1, -1], sw: [-1, -1] };
 const U = 46; // pixels per unit; discs are 4 units apart
-const M = 40; // margin
+const M = 20; // margin
 const DISC_R = 86;
+const ARROW_X = 62; // a turn arrow's distance from its disc's centre, left or right of it
+const ARROW_R = 19;
+const CUT = 24; // a groove's target keeps clear of the holes' centres at its ends
+const REACH_PX = 23; // every target reaches at least this far (CSS px): 46 px across on a phone
 const COLOUR = { R: "#d9463b", G: "#3a9d5d", B: "#3c6fc4", "?": "#9b9486" };
 const COLOUR_NAME = { R: () => t("red"), G: () => t("green"), B: () => t("blue"), "?": () => t("unknown") };
 const PIN_WORD = { silver: () => t("silver"), black: () => t("black") };
@@ -127,6 +131,7 @@ export function draw(root, ctx) {
       svg("radialGradient", { id: "pin-silver", cx: ".35", cy: ".3", r: ".75" }, svg("stop", { offset: "0", "stop-color": "#ffffff" }), svg("stop", { offset: "1", "stop-color": "#8d96a3" })),
       svg("radialGradient", { id: "pin-black", cx: ".35", cy: ".3", r: ".75" }, svg("stop", { offset: "0", "stop-color": "#6a6a6a" }), svg("stop", { offset: "1", "stop-color": "#0b0b0b" }))));
   s.append(svg("rect", { x: 6, y: 6, width: W - 12, height: W - 12, rx: 26, fill: "#2f2a24" }));
+  const tap = tapTargets(s);
   const marks = svg("g", { class: "marks" });
   // discs
   for (const d of ARRANGE) {
@@ -229,13 +234,15 @@ export function draw(root, ctx) {
       if (lastLock.has(h)) marks.append(svg("circle", { cx: hx, cy: hy, r: 21, class: "last-mark", "data-last": h }));
       if (decide.has(h)) marks.append(svg("circle", { cx: hx, cy: hy, r: 21, class: "decide-mark", "data-decide": h }));
       g.append(svg("circle", { cx: hx, cy: hy, r: 21, class: "focus-ring" }));
-      g.addEventListener("click", () => onHole(h, ctx, { sources, locks, p }));
+      const hot = ctx.mine && playing && (sel !== null || sources.has(h) || locks.has(h) || (p !== undefined && p === ctx.seat));
+      tap.add(g, h, () => onHole(h, ctx, { sources, locks, p }), hot ? { x: hx, y: hy, r: 14 } : null);
       pinLayer.append(g);
     }
   }
   s.append(pinLayer);
   for (const g of turning.values()) s.append(svg("g", { "pointer-events": "none" }, g));
   // grooves that may take the barrier: a band along their middle, above the holes' diamonds
+  // (the band is what the mouse sees; a tap goes to the nearest target, see tapTargets)
   for (const line of bars) {
     const [a, b] = line.split("-");
     const [x1, y1] = holeXY(a);
@@ -245,13 +252,12 @@ export function draw(root, ctx) {
     const uy = (y2 - y1) / len;
     const nx = -uy * 16;
     const ny = ux * 16;
-    const cut = 24; // keep the holes' centres free
-    const [ax, ay, bx, by] = [x1 + ux * cut, y1 + uy * cut, x2 - ux * cut, y2 - uy * cut];
+    const [ax, ay, bx, by] = [x1 + ux * CUT, y1 + uy * CUT, x2 - ux * CUT, y2 - uy * CUT];
     const g = svg("g", { class: "line hot", "data-line": line, "data-kb": `bar ${line}`, "aria-label": t("groove {line}: place your barrier here", { line }) });
     g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "groove" }));
     g.append(svg("path", { d: `M${ax + nx} ${ay + ny} L${bx + nx} ${by + ny} L${bx - nx} ${by - ny} L${ax - nx} ${ay - ny} Z`, class: "hit" }));
     g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "focus-ring" }));
-    g.addEventListener("click", () => ctx.play(`bar ${line}`));
+    tap.add(g, `bar ${line}`, () => ctx.play(`bar ${line}`), { ax, ay, bx, by });
     s.append(g);
   }
   // turn arrows
@@ -259,20 +265,84 @@ export function draw(root, ctx) {
     const d = tm.slice(0, 2);
     const [x, y] = discXY(d);
     const cw = tm.endsWith("+");
-    const ax = x + (cw ? 1 : -1) * (DISC_R - 22);
-    const ay = y - DISC_R + 22;
+    // beside the centre hole, as far from the outer holes as the disc allows (issue 17: the
+    // arrows sat on the ne and nw holes, 14 px from them on a phone)
+    const ax = x + (cw ? 1 : -1) * ARROW_X;
+    const ay = y;
     // for the mouse; the keyboard and screen readers have the same turns as buttons below
     const g = svg("g", { class: "turn-arrow", "data-move": tm, "aria-hidden": "true" },
       svg("title", {}, cw ? t("turn disc {disc} clockwise", { disc: d }) : t("turn disc {disc} anticlockwise", { disc: d })));
-    g.append(svg("circle", { cx: ax, cy: ay, r: 17, class: "arrow-bg" }));
+    g.append(svg("circle", { cx: ax, cy: ay, r: ARROW_R, class: "arrow-bg" }));
     g.append(svg("text", { x: ax, y: ay + 7, class: "arrow" }, cw ? "↻" : "↺"));
-    g.addEventListener("click", () => ctx.play(tm));
+    tap.add(g, tm, () => ctx.play(tm), { x: ax, y: ay, r: ARROW_R });
     s.append(g);
   }
   s.append(marks);
   clear(root).append(s);
+  tap.size(W);
   roving(s, "[data-kb]", "data-kb", focus, refocus);
   controls(ctx, pos, colours, turns);
+}
+
+/**
+ * What a tap or click on the board does (issue 17: at least 44 px for a finger on a 390 px
+ * phone, where the holes are 35 px apart and six grooves cross in a 50 px square). Every target
+ * that can do something now (a pin to move or lock, a hole to move to, a groove for the barrier,
+ * a turn arrow) reaches REACH_PX CSS px around its shape (drawn as a transparent `.reach`,
+ * `data-reach` = its key); where reaches overlap the nearest target wins: the distance to a
+ * hole's pin, an arrow's disc or a groove's middle part. A tap nearer to nothing within reach,
+ * and every click by keyboard (Enter, Space), goes to the element itself.
+ */
+function tapTargets(s) {
+  const acts = new Map(); // element -> what it does
+  const live = []; // { node, key, act, x, y, r } (a round target) or { ..., ax, ay, bx, by } (a groove)
+  const layer = svg("g", { class: "reaches", "aria-hidden": "true" });
+  s.append(layer); // under everything drawn after it
+  let reach = 26;
+  const distance = (o, x, y) => {
+    if (o.r !== undefined) return Math.max(0, Math.hypot(x - o.x, y - o.y) - o.r);
+    const [dx, dy] = [o.bx - o.ax, o.by - o.ay];
+    const u = Math.max(0, Math.min(1, ((x - o.ax) * dx + (y - o.ay) * dy) / (dx * dx + dy * dy)));
+    return Math.hypot(x - (o.ax + u * dx), y - (o.ay + u * dy));
+  };
+  s.addEventListener("click", (e) => {
+    let own = e.target;
+    while (own && own !== s && !acts.has(own)) own = own.parentNode;
+    let act = acts.get(own);
+    if (e.detail !== 0 && live.length && s.getScreenCTM()) {
+      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(s.getScreenCTM().inverse());
+      let best = null;
+      let bestD = Infinity;
+      for (const o of live) {
+        const d = distance(o, pt.x, pt.y) - (o.node === own ? 0.5 : 0); // a tie: the one under the finger
+        if (d < bestD) { bestD = d; best = o; }
+      }
+      if (best && bestD <= reach) act = best.act;
+    }
+    if (act) act();
+  });
+  return {
+    /** `node` does `act` when clicked; `shape` (null: not a target now) is where it lies. */
+    add(node, key, act, shape) {
+      acts.set(node, act);
+      if (shape) live.push({ node, key, act, ...shape });
+    },
+    /** Draw the reaches, REACH_PX CSS px at the board's drawn size (once it is in the page). */
+    size(W) {
+      const px = s.getBoundingClientRect().width;
+      reach = Math.max(26, (REACH_PX * W) / (px || W));
+      for (const o of live) {
+        const attrs = { class: "reach", "data-reach": o.key };
+        if (o.r !== undefined) layer.append(svg("circle", { ...attrs, cx: o.x, cy: o.y, r: o.r + reach }));
+        else {
+          const len = Math.hypot(o.bx - o.ax, o.by - o.ay);
+          const deg = (Math.atan2(o.by - o.ay, o.bx - o.ax) * 180) / Math.PI;
+          layer.append(svg("rect", { ...attrs, x: -len / 2 - reach, y: -reach, width: len + 2 * reach, height: 2 * reach, rx: reach,
+            transform: `translate(${(o.ax + o.bx) / 2} ${(o.ay + o.by) / 2}) rotate(${deg})` }));
+        }
+      }
+    },
+  };
 }
 
 function onHole(h, ctx, { sources, locks, p }) {
