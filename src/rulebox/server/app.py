@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rulebox.core.registry import game_ids
 from rulebox.i18n import LANGUAGES, _, catalog_json, negotiate, normalize, use_language
 from rulebox.server.limits import Limits, RateLimiter
+from rulebox.server.presence import Liveness
 from rulebox.server.service import ApiError, GameService
 from rulebox.server.store import Store
 
@@ -574,8 +575,12 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
                     return
             first = await svc().attach(live, ws, seat)
             await ws.send_json({"type": "state", **first})
+            # a quiet client is pinged; one that does not answer is closed (its seat goes)
+            alive = Liveness(ws, limits.ws_ping, limits.ws_timeout)
             while True:
-                msg = await ws.receive_text()
+                msg = await alive.receive()
+                if msg is None:
+                    break
                 if len(msg) < 100 and "ping" in msg:  # the client checks the connection
                     await ws.send_json({"type": "pong", "server_time": int(time.time() * 1000)})
         except (WebSocketDisconnect, RuntimeError):

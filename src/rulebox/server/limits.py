@@ -12,6 +12,7 @@ import asyncio
 import heapq
 import itertools
 import math
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,17 @@ T = TypeVar("T")
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 """The hosts trusted by default: the server answers only requests addressed to loopback."""
+
+
+
+def env_seconds(name: str, default: float) -> float:
+    """Seconds from the environment variable ``name`` (``default`` when unset or unreadable;
+    0 is allowed: off)."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if math.isfinite(value) and value >= 0 else default
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,12 @@ class Limits:
     """A decision of at most this many seconds is short: one think worker is kept for short
     ones (when there are two or more), so a person facing ``easy`` never waits behind long
     searches."""
+    ws_ping: float = field(default_factory=lambda: env_seconds("RULEBOX_WS_PING", 20.0))
+    """Seconds a WebSocket client may be quiet before the server sends it
+    ``{"type": "ping"}`` (0: never; environment ``RULEBOX_WS_PING``)..."""
+    ws_timeout: float = field(default_factory=lambda: env_seconds("RULEBOX_WS_TIMEOUT", 20.0))
+    """...and seconds it then has to send anything (e.g. ``{"type": "pong"}``) before the
+    socket is closed (code 4408) and its seat counts as gone (``RULEBOX_WS_TIMEOUT``)."""
 
     def cap(self, spec: AgentSpec, *, strict: bool) -> AgentSpec:
         """``spec`` within the caps, with a ``time=`` always set. ``strict``: a setting above a

@@ -415,3 +415,64 @@ class Presence:
         for gid in [g for g in self.remote if g not in svc._live]:
             self.remote.pop(gid, None)
         self.last_look = time.monotonic()
+
+
+class Liveness:
+    """The server's side of a WebSocket's liveness: a client quiet for ``every`` seconds is sent
+    ``{"type": "ping", "server_time": ms}`` and must send anything (the web client answers
+    ``{"type": "pong"}``; its own pings count too) within ``timeout`` seconds, or the socket is
+    closed with code 4408 and :meth:`receive` answers ``None`` (the seat then counts as gone,
+    like any closed socket). A phone gone off the network or a half-open connection is so
+    closed within ``every + timeout`` seconds of its last message. ``every`` 0: no pings."""
+
+    CLOSE_CODE = 4408
+
+    def __init__(self, ws: Any, every: float, timeout: float) -> None:
+        self.ws = ws
+        self.every = max(0.0, every)
+        self.timeout = max(0.05, timeout)
+        self.heard_at = time.monotonic()
+        self.pinged_at: float | None = None
+        self._pending: asyncio.Future[str] | None = None
+
+    async def receive(self) -> str | None:
+        """The client's next text message, or ``None`` once it failed to answer a ping."""
+        while True:
+            if self._pending is None:
+                self._pending = asyncio.ensure_future(self.ws.receive_text())
+            if self.every <= 0:
+                return await self._take()
+            now = time.monotonic()
+            if self.pinged_at is None and now - self.heard_at >= self.every:
+                self.pinged_at = now
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.ws.send_json(
+                        {"type": "ping", "server_time": int(time.time() * 1000)}), self.timeout)
+            due = (self.pinged_at + self.timeout if self.pinged_at is not None
+                   else self.heard_at + self.every)
+            try:
+                await asyncio.wait_for(asyncio.shield(self._pending),
+                                       max(0.0, due - time.monotonic()))
+            except TimeoutError:
+                if self.pinged_at is not None and time.monotonic() >= due:
+                    await self._close()
+                    return None
+                continue
+            return await self._take()
+
+    async def _take(self) -> str:
+        assert self._pending is not None
+        try:
+            return await self._pending
+        finally:
+            self._pending = None
+            self.heard_at = time.monotonic()
+            self.pinged_at = None
+
+    async def _close(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=self.CLOSE_CODE,
+                                                 reason="no answer to ping"), 2.0)

@@ -438,6 +438,8 @@ function connect(gen) {
     page.pongDue = 0;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
+    // the server pings a quiet socket and closes one that does not answer (docs/SERVER.md)
+    if (msg.type === "ping") { try { ws.send(JSON.stringify({ type: "pong" })); } catch { /* closing */ } return; }
     if (msg.type === "state") accept(msg);
   };
   ws.onclose = () => {
