@@ -344,18 +344,20 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
 
         attach_cluster(state["svc"], pubsub, job_lease)
     warm = asyncio.Event()
-    creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst)
-    changes = RateLimiter(limits.moves_per_second, limits.moves_burst)
+    creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst, name="create")
+    changes = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves")
+    if state["svc"].cluster is not None:  # one limit for all the processes
+        state["svc"].cluster.share(creations, changes)
 
-    def limit_creation(request: Request) -> None:
-        wait = creations.check(_client(request))
+    async def limit_creation(request: Request) -> None:
+        wait = await creations.wait(_client(request))
         if wait:
             raise ApiError(429, "rate_limited", _("too many new games from this "
                                                   "address; try again in {wait:.0f} s").format(
                                                     wait=wait), retry_after=round(wait, 1))
 
-    def limit_changes(request: Request) -> None:
-        wait = changes.check(_client(request))
+    async def limit_changes(request: Request) -> None:
+        wait = await changes.wait(_client(request))
         if wait:
             raise ApiError(429, "rate_limited", _("too many moves from this address; slow down"),
                            retry_after=round(wait, 2))

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from rulebox.core.errors import RuleboxError
 from rulebox.i18n import _
 from rulebox.match.table import Table
+from rulebox.server.limits import PostgresBuckets, RateLimiter, RedisBuckets, SharedBuckets
 from rulebox.server.presence import Presence
 from rulebox.server.pubsub import Bus
 
@@ -153,6 +154,20 @@ class Cluster:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def share(self, *limiters: RateLimiter) -> None:
+        """Make ``limiters`` count for the whole cluster: their buckets in Redis when the bus is
+        Redis, else in the shared database (one statement a limited request)."""
+        from rulebox.server.pubsub import RedisBus
+
+        bus = self.bus
+        buckets: SharedBuckets
+        if isinstance(bus, RedisBus):
+            buckets = RedisBuckets(lambda: bus.client)
+        else:
+            buckets = PostgresBuckets(self.svc.store.engine, self.svc._in_db)
+        for limiter in limiters:
+            limiter.shared = buckets
 
     # --- keeping tables current ----------------------------------------------------------------
     async def refresh(self, live: LiveGame) -> None:

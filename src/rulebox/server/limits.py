@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import logging
 import math
 import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from rulebox.core.errors import OptionError
 from rulebox.i18n import _
@@ -26,6 +27,8 @@ T = TypeVar("T")
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 """The hosts trusted by default: the server answers only requests addressed to loopback."""
+
+log = logging.getLogger("rulebox.server")
 
 
 
@@ -127,13 +130,40 @@ class Bucket:
         return (1 - self.level) / self.rate
 
 
+class SharedBuckets(Protocol):
+    """Token buckets that every process of a cluster shares (:mod:`rulebox.server.cluster`)."""
+
+    async def take(self, key: str, rate: float, burst: float) -> float:
+        """Take a token of bucket ``key``: 0 when taken, else the seconds until one is there."""
+
+
 @dataclass
 class RateLimiter:
-    """Token buckets per client address; :meth:`check` answers the seconds to wait (0: go)."""
+    """Token buckets per client address; :meth:`check` answers the seconds to wait (0: go).
+    With :attr:`shared` buckets (several processes) :meth:`wait` takes from those, so that the
+    limit holds for the whole cluster; should they fail, this process's own count stands in."""
 
     rate: float
     burst: int
     buckets: dict[str, Bucket] = field(default_factory=dict)
+    name: str = ""
+    """The kind of request counted (``create``, ``moves``): the shared buckets' key prefix."""
+    shared: SharedBuckets | None = None
+    _warned: float = 0.0
+
+    async def wait(self, client: str) -> float:
+        """The seconds ``client`` must wait (0: go), in the shared buckets when there are."""
+        if self.rate <= 0:
+            return 0.0
+        if self.shared is not None:
+            try:
+                return await self.shared.take(f"{self.name}:{client}", self.rate, self.burst)
+            except Exception as e:  # the shared store is away: count here meanwhile
+                if time.monotonic() - self._warned > 60:
+                    self._warned = time.monotonic()
+                    log.warning("rulebox: shared rate limits unavailable (%s); counting in "
+                                "this process", e)
+        return self.check(client)
 
     def check(self, client: str) -> float:
         if self.rate <= 0:
@@ -224,3 +254,101 @@ class ThinkQueue:
             w.go.set()
         for w in skipped:
             heapq.heappush(self._heap, w)
+
+
+PG_BUCKETS = (
+    "CREATE UNLOGGED TABLE IF NOT EXISTS rulebox_rate ("
+    " key VARCHAR(200) PRIMARY KEY, level DOUBLE PRECISION NOT NULL,"
+    " at DOUBLE PRECISION NOT NULL, ok BOOLEAN NOT NULL)"
+)
+"""The shared buckets on PostgreSQL: unlogged (no write-ahead log, no disk flush per request;
+after a crash of PostgreSQL every bucket starts full again)."""
+
+PG_TAKE = (
+    "INSERT INTO rulebox_rate AS r (key, level, at, ok) "
+    "VALUES (:k, CAST(:b AS float8) - 1, extract(epoch FROM clock_timestamp()), true) "
+    "ON CONFLICT (key) DO UPDATE SET "
+    "level = CASE WHEN least(:b, r.level + (EXCLUDED.at - r.at) * :r) >= 1 "
+    "THEN least(:b, r.level + (EXCLUDED.at - r.at) * :r) - 1 "
+    "ELSE least(:b, r.level + (EXCLUDED.at - r.at) * :r) END, "
+    "at = EXCLUDED.at, ok = least(:b, r.level + (EXCLUDED.at - r.at) * :r) >= 1 "
+    "RETURNING ok, level"
+)
+"""One token bucket step in one statement (the row is locked by the update, so two processes
+never take the same token); the time is the database's, the same for every host."""
+
+
+class PostgresBuckets:
+    """:class:`SharedBuckets` in a small unlogged table of the shared database, one UPSERT a
+    request (run in the server's database threads by ``run``)."""
+
+    FORGET_EVERY = 300.0
+
+    def __init__(self, engine: Any, run: Any) -> None:
+        self.engine = engine
+        self.run = run
+        self._made = False
+        self._forgot = time.monotonic()
+
+    def create(self) -> None:
+        from sqlalchemy import text
+
+        with self.engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": 0x72B0C7})
+            conn.execute(text(PG_BUCKETS))
+        self._made = True
+
+    def _take(self, key: str, rate: float, burst: float) -> float:
+        from sqlalchemy import text
+
+        if not self._made:
+            self.create()
+        with self.engine.begin() as conn:
+            ok, level = conn.execute(text(PG_TAKE), {"k": key[:200], "r": float(rate),
+                                                     "b": float(burst)}).one()
+            if time.monotonic() - self._forgot > self.FORGET_EVERY:  # full buckets: idle
+                self._forgot = time.monotonic()
+                conn.execute(text("DELETE FROM rulebox_rate WHERE at < "
+                                  "extract(epoch FROM clock_timestamp()) - :s"),
+                             {"s": self.FORGET_EVERY})
+        return 0.0 if ok else (1 - float(level)) / rate
+
+    async def take(self, key: str, rate: float, burst: float) -> float:
+        return float(await self.run(self._take, key, rate, burst))
+
+
+REDIS_TAKE = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local b = redis.call('HMGET', KEYS[1], 'level', 'at')
+local level = tonumber(b[1]) or burst
+local at = tonumber(b[2]) or now
+level = math.min(burst, level + math.max(0, now - at) * rate)
+local wait = 0
+if level >= 1 then level = level - 1 else wait = (1 - level) / rate end
+redis.call('HSET', KEYS[1], 'level', tostring(level), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
+"""A token bucket step as one Lua script (atomic in Redis), on Redis's clock."""
+
+
+class RedisBuckets:
+    """:class:`SharedBuckets` in Redis (with ``--pubsub redis://...``): a hash per bucket,
+    forgotten once it would be full again."""
+
+    def __init__(self, client: Any, prefix: str = "rulebox:rate:") -> None:
+        self.client = client
+        self.prefix = prefix
+        self._script: Any = None
+
+    async def take(self, key: str, rate: float, burst: float) -> float:
+        client = self.client() if callable(self.client) else self.client
+        if client is None:
+            raise RuntimeError("Redis is not connected yet")
+        if self._script is None:
+            self._script = client.register_script(REDIS_TAKE)
+        wait = await self._script(keys=[self.prefix + key[:200]], args=[rate, burst])
+        return float(wait.decode() if isinstance(wait, bytes) else wait)
