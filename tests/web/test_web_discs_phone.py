@@ -1,7 +1,8 @@
 """Discs on a 390 x 844 touch phone (issue 17): every target a player taps (a disc to colour in
 the set-up, a pin to move, the hole it goes to, a turn arrow, a pin to lock, a groove for the
-barrier) reaches at least 44 x 44 CSS px, where targets lie closer the nearest one wins, and a
-move of each kind is played by tapping.
+barrier) reaches at least 44 x 44 CSS px, where targets lie closer the nearest one wins, a
+groove tapped shows the barrier before a second tap places it, and a move of each kind is
+played by tapping.
 
 Skipped without ``/usr/bin/chromium`` (see ``conftest``)."""
 
@@ -144,13 +145,29 @@ def test_discs_a_turn_of_each_kind_by_tapping_on_a_phone(phone: Any, server: Ser
     assert_reach(phone, {f"bar {b}" for b in bars} | set(locks))
     screenshot(phone, "discs-phone-blocking")
     # a diagonal groove where six grooves cross in 50 px: a tap a quarter along it is nearer to
-    # it than to its crossing twin and the square's sides, and bars it
+    # it than to its crossing twin and the square's sides. A finger's first tap on a groove
+    # shows the barrier there (its one action of the turn cannot be taken back), the second
+    # places it; a tap on another groove shows it there instead.
     diagonal = sorted(b for b in bars if b.split("-")[0][0] != b.split("-")[1][0]
                       and b.split("-")[0][1] != b.split("-")[1][1])[0]
-    x1, y1, x2, y2 = phone.evaluate(f"""() => {{
-        const l = document.querySelector('[data-line="{diagonal}"] line.groove');
-        return ['x1', 'y1', 'x2', 'y2'].map((a) => +l.getAttribute(a)); }}""")
-    tap_board(phone, x1 + (x2 - x1) * 0.25, y1 + (y2 - y1) * 0.25)
+
+    def quarter(line: str) -> tuple[float, float]:
+        x1, y1, x2, y2 = phone.evaluate(f"""() => {{
+            const l = document.querySelector('[data-line="{line}"] line.groove');
+            return ['x1', 'y1', 'x2', 'y2'].map((a) => +l.getAttribute(a)); }}""")
+        return x1 + (x2 - x1) * 0.25, y1 + (y2 - y1) * 0.25
+
+    side = sorted(b for b in bars if b != diagonal and b.split("-")[0][:2] == diagonal[:2])[0]
+    tap_board(phone, *quarter(side))
+    phone.wait_for_selector(f'[data-preview="{side}"]', state="attached")
+    tap_board(phone, *quarter(diagonal))
+    phone.wait_for_selector(f'[data-preview="{diagonal}"]', state="attached")
+    assert phone.locator("[data-preview]").count() == 1
+    assert state(phone)["ply"] == n + 1  # nothing played yet
+    assert diagonal in phone.inner_text("#hint")
+    assert phone.locator(f'#controls button[data-move="bar {diagonal}"]').is_visible()
+    screenshot(phone, "discs-phone-barrier-shown")
+    tap_board(phone, *quarter(diagonal))
     ply_is(phone, n + 2)
     assert state(phone)["history"][-1] == f"bar {diagonal}"
     phone.locator(f'[data-hole="{sorted(locks)[0]}"]').tap()

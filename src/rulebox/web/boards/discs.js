@@ -23,10 +23,13 @@ const PIN_WORD = { silver: () => t("silver"), black: () => t("black") };
 const ARRANGE = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
 
 let sel = null;
+// a groove tapped by a finger: the barrier shown there until the same groove is tapped again
+// (the barrier's one action of the turn cannot be taken back); `at` is the ply it was shown at
+let preview = { line: null, at: -1 };
 let arrangement = null;
 const focus = { current: null };
 
-export function reset() { sel = null; }
+export function reset() { sel = null; preview = { line: null, at: -1 }; }
 
 function discXY(d) {
   const f = FILES.indexOf(d[0]);
@@ -106,6 +109,7 @@ export function draw(root, ctx) {
   const targets = new Set(sel ? steps.filter((m) => m.startsWith(sel + "-")).map((m) => m.split("-")[1]) : []);
   const locks = new Set(legal.filter((m) => m.startsWith("lock ")).map((m) => m.slice(5)));
   const bars = new Set(legal.filter((m) => m.startsWith("bar ")).map((m) => m.slice(4)));
+  if (!bars.has(preview.line) || preview.at !== ctx.state.ply) preview = { line: null, at: -1 };
   const turns = new Set(legal.filter((m) => /^[a-c][1-3][+-]$/.test(m)));
   // the last turn, every action of it: a pin's from and to, a turned disc, a lock, a barrier
   const lastList = lastMoves(ctx, turnEndingWithEnd);
@@ -190,6 +194,14 @@ export function draw(root, ctx) {
     if (anim && lastBar.has(line)) animate(bar, "appear", lastBar.get(line));
     s.append(bar);
   });
+  const barAt = (line) => {
+    const [a, b] = line.split("-");
+    const [x1, y1] = holeXY(a);
+    const [x2, y2] = holeXY(b);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const [nx, ny] = [(-(y2 - y1) / len) * 24, ((x2 - x1) / len) * 24];
+    return { x1: (x1 + x2) / 2 - nx, y1: (y1 + y2) / 2 - ny, x2: (x1 + x2) / 2 + nx, y2: (y1 + y2) / 2 + ny };
+  };
   // holes: a diamond hit area each, then the pin
   const pinLayer = svg("g", { class: "holes", "pointer-events": playing ? null : "none" });
   const turning = new Map(); // disc -> the group of its pins that turned
@@ -253,11 +265,19 @@ export function draw(root, ctx) {
     const nx = -uy * 16;
     const ny = ux * 16;
     const [ax, ay, bx, by] = [x1 + ux * CUT, y1 + uy * CUT, x2 - ux * CUT, y2 - uy * CUT];
-    const g = svg("g", { class: "line hot", "data-line": line, "data-kb": `bar ${line}`, "aria-label": t("groove {line}: place your barrier here", { line }) });
+    const shown = preview.line === line;
+    const g = svg("g", { class: "line hot" + (shown ? " chosen" : ""), "data-line": line, "data-kb": `bar ${line}`, "aria-label": t("groove {line}: place your barrier here", { line }) });
     g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "groove" }));
     g.append(svg("path", { d: `M${ax + nx} ${ay + ny} L${bx + nx} ${by + ny} L${bx - nx} ${by - ny} L${ax - nx} ${ay - ny} Z`, class: "hit" }));
     g.append(svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "focus-ring" }));
-    tap.add(g, `bar ${line}`, () => ctx.play(`bar ${line}`), { ax, ay, bx, by });
+    if (shown) g.append(svg("line", { ...barAt(line), class: `barrier barrier-${ctx.seat} barrier-preview`, "data-preview": line }));
+    tap.add(g, `bar ${line}`, (touch) => {
+      // a finger first shows the barrier where it would go (six grooves cross in 50 px on a
+      // phone); the mouse and the keyboard place it at once
+      if (touch && !shown) { preview = { line, at: ctx.state.ply }; draw(root, ctx); return; }
+      preview = { line: null, at: -1 };
+      ctx.play(`bar ${line}`);
+    }, { ax, ay, bx, by });
     s.append(g);
   }
   // turn arrows
@@ -305,6 +325,8 @@ function tapTargets(s) {
     const u = Math.max(0, Math.min(1, ((x - o.ax) * dx + (y - o.ay) * dy) / (dx * dx + dy * dy)));
     return Math.hypot(x - (o.ax + u * dx), y - (o.ay + u * dy));
   };
+  let touch = false; // the pointer of the click under way is a finger
+  s.addEventListener("pointerdown", (e) => { touch = e.pointerType === "touch"; });
   s.addEventListener("click", (e) => {
     let own = e.target;
     while (own && own !== s && !acts.has(own)) own = own.parentNode;
@@ -319,10 +341,11 @@ function tapTargets(s) {
       }
       if (best && bestD <= reach) act = best.act;
     }
-    if (act) act();
+    if (act) act(e.detail !== 0 && touch);
   });
   return {
-    /** `node` does `act` when clicked; `shape` (null: not a target now) is where it lies. */
+    /** `node` does `act(touch)` when clicked (touch: by a finger); `shape` (null: not a target
+     * now) is where it lies. */
     add(node, key, act, shape) {
       acts.set(node, act);
       if (shape) live.push({ node, key, act, ...shape });
@@ -396,6 +419,7 @@ function controls(ctx, pos, colours, turns) {
       row.append(button(t("{colour} pins on {a} + {b}", { colour: PIN_WORD[colour] ? PIN_WORD[colour]() : colour, a: pair.slice(0, 2), b: pair.slice(2) }), m, ctx));
     } else if (words[m]) row.append(button(words[m](), m, ctx));
   }
+  if (preview.line) row.append(button(t("Place the barrier on {line}", { line: preview.line }), `bar ${preview.line}`, ctx));
   box.append(row);
   if (turns.size) {
     // the turns as buttons too: large enough for a finger on a phone
@@ -411,6 +435,7 @@ function controls(ctx, pos, colours, turns) {
   const stepping = legal.some((m) => m.includes("-") && !m.startsWith("bar"));
   const hint = pos.phase === "choose" ? t("Choose your pin colour and your two corner discs.")
     : sel ? t("Pin on {hole}: click a glowing hole.", { hole: sel })
+      : preview.line ? t("Your barrier on {line}: tap the groove again (or the button) to place it, or tap another groove.", { line: preview.line })
       : stepping ? t("Move a glowing pin (click it, then its hole) or turn a disc with its arrow.")
         : t("Optional: click one of your pins to lock its disc, or a groove to bar it. Then end the turn.");
   box.append(el("p", { class: "hint", id: "hint" }, hint));
