@@ -15,3 +15,11 @@ os.environ.setdefault("NO_COLOR", "1")
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, max_examples=1000, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
+    """The browser tests last, whatever the order on the command line: Playwright's sync API
+    keeps an event loop running in the main thread until the session ends, so a test after
+    them that calls ``asyncio.run`` would fail for a reason that is not its own."""
+    items.sort(key=lambda item: "tests/web/" in item.nodeid.replace("\\", "/")
+               or item.nodeid.startswith("web/"))
