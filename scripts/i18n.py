@@ -391,6 +391,32 @@ def unmarked_python(path: Path, text: str | None = None) -> list[str]:
               for arg in node.args
               if "parse" in (node.func.id if isinstance(node.func, ast.Name) else
                              node.func.attr if isinstance(node.func, ast.Attribute) else "")}
+    # names bound to text written out (HELP = "write ..."; hints = {"place": "write ..."}): an
+    # error given such a name shows that text
+    bound: dict[str, list[Any]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    if isinstance(node.value, ast.Dict):
+                        bound.setdefault(target.id, []).extend(
+                            v for v in node.value.values if v is not None)
+                    else:
+                        bound.setdefault(target.id, []).append(node.value)
+
+    def shown(arg: Any) -> list[Any]:
+        """The literals an argument shows: itself, or what a name, ``name[key]`` or
+        ``name.get(key, default)`` stands for."""
+        if isinstance(arg, ast.Name):
+            return [v for v in bound.get(arg.id, []) if _literal_text(v) is not None]
+        if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Name):
+            return shown(arg.value)
+        if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
+                and arg.func.attr == "get" and isinstance(arg.func.value, ast.Name)):
+            return shown(arg.func.value) + [a for d in arg.args[1:2] for a in shown(d)]
+        return [arg]
+
     out: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Tuple) and len(node.elts) == 2 and _is_rule(node.elts[1]):
@@ -414,7 +440,7 @@ def unmarked_python(path: Path, text: str | None = None) -> list[str]:
             args = node.args[i:i + 1]
         elif terminal and name in OUTPUT_CALLS:
             args = node.args[:1] + [k.value for k in node.keywords if k.arg == "placeholder"]
-        for arg in args:
+        for arg in (a for given in args for a in shown(given)):
             literal = _literal_text(arg)
             if literal is not None and _is_language(literal):
                 out.append(f"{rel}:{arg.lineno}: {literal[:70]!r}")

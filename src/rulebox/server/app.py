@@ -405,9 +405,9 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
                                 .body(), status_code=413)
         if loc[-1:] == ("game",) and loc[:1] == ("body",):
             code = "unknown_game"
-            msg = "game must be one of " + ", ".join(game_ids())
+            msg = _("game must be one of {games}").format(games=", ".join(game_ids()))
         elif errs and errs[0].get("type") == "json_invalid":
-            msg = "the body is not valid JSON"
+            msg = _("the body is not valid JSON")
         return JSONResponse(ApiError(400, code, f"{where}: {msg}"[:200]).body(),
                             status_code=400)
 
@@ -416,11 +416,11 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
         text = exc.detail if isinstance(exc.detail, str) else "refused"
         if exc.status_code == 404:
-            text = "there is nothing at this address"
+            text = _("there is nothing at this address")
         elif exc.status_code == 405:
-            text = "this address does not take that method"
+            text = _("this address does not take that method")
         elif exc.status_code == 400:
-            text = "the body is not valid JSON in UTF-8 (or nests or counts too deep)"
+            text = _("the body is not valid JSON in UTF-8 (or nests or counts too deep)")
         return JSONResponse(ApiError(exc.status_code, code, text).body(),
                             status_code=exc.status_code, headers=exc.headers)
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.games.columba.cards import COLOUR_INDEX, COLOURS, key, xy
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 VERBS = ("place", "goal", "nogoal", "cote", "tile", "buy", "raise", "falcon", "end",
          "architect", "farmerswife", "marshal", "peasant", "thief")
@@ -134,8 +134,8 @@ _THIEF = re.compile(r"^thief\s+(\d)\s+([a-z])$")
 _PAY = re.compile(r"^(buy|raise)\s+([a-z])\s*([a-z])?$")
 _LIMIT = 500
 
-HELP = ("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile C x,y, buy XY, "
-        "raise XY, falcon x,y or end")
+HELP = N_("write place x,y rN, goal, nogoal, cote small x,y, cote large x,y, tile C x,y, "
+          "buy XY, raise XY, falcon x,y or end")
 
 
 def _square(text: str, xs: str, ys: str) -> int:
@@ -209,16 +209,16 @@ def parse_columba_move(text: str) -> ColumbaMove:
 def _explain_bad(text: str, t: str) -> ColumbaMove:
     word = t.split(" ", 1)[0] if t else ""
     hints = {
-        "place": "write place x,y rN, e.g. place 2,0 r90",
-        "cote": "write cote small x,y or cote large x,y",
-        "tile": "write tile C x,y with C one of W, G, B, K, e.g. tile W 3,1",
-        "falcon": "write falcon x,y",
-        "architect": "write architect x,y x2,y2 (move) or architect x,y large (swap)",
-        "farmerswife": "write farmerswife C",
-        "marshal": "write marshal C x,y",
-        "peasant": "write peasant x,y",
-        "thief": "write thief P C (a player number and a colour)",
-        "buy": "write buy XY with the colours of the two tiles you pay, e.g. buy WK",
-        "raise": "write raise XY with the colours of the two tiles you pay, e.g. raise GB",
+        "place": N_("write place x,y rN, e.g. place 2,0 r90"),
+        "cote": N_("write cote small x,y or cote large x,y"),
+        "tile": N_("write tile C x,y with C one of W, G, B, K, e.g. tile W 3,1"),
+        "falcon": N_("write falcon x,y"),
+        "architect": N_("write architect x,y x2,y2 (move) or architect x,y large (swap)"),
+        "farmerswife": N_("write farmerswife C"),
+        "marshal": N_("write marshal C x,y"),
+        "peasant": N_("write peasant x,y"),
+        "thief": N_("write thief P C (a player number and a colour)"),
+        "buy": N_("write buy XY with the colours of the two tiles you pay, e.g. buy WK"),
+        "raise": N_("write raise XY with the colours of the two tiles you pay, e.g. raise GB"),
     }
-    raise InvalidMoveError(text, hints.get(word, HELP))
+    raise InvalidMoveError(text, _(hints.get(word, HELP)))

@@ -42,7 +42,7 @@ from rulebox.games.discs.geometry import (
     NUM_LINES,
     line_between,
 )
-from rulebox.i18n import _
+from rulebox.i18n import N_, _
 
 COLOURS = "RGB"
 """Disc colours: red, green, blue (token bit ``1 << index``)."""
@@ -157,8 +157,9 @@ _HOLE = r"([a-z]\d)\.(c|ne|nw|se|sw)"
 _STEP = re.compile(rf"^{_HOLE}-{_HOLE}$")
 _TURN = re.compile(r"^([a-z]\d)([+-])$")
 _WORDS = {"pass": PASS, "unlock": UNLOCK, "unbar": UNBAR, "end": END}
-_HELP = ("write a pin move b2.ne-c3.sw, a turn b2+ or b2-, pass, lock b2.ne, unlock, "
-         "bar b2.ne-c3.sw, unbar, end, or at the set-up arrange RGBRGBRGB / choose silver a1c3")
+_HELP = N_("write a pin move b2.ne-c3.sw, a turn b2+ or b2-, pass, lock b2.ne, unlock, "
+           "bar b2.ne-c3.sw, unbar, end, or at the set-up arrange RGBRGBRGB / choose silver "
+           "a1c3")
 
 
 def _hole(text: str, name: str) -> int:
@@ -182,7 +183,7 @@ def parse_discs_move(text: str) -> DiscsMove:
         raise InvalidMoveError(text, _("too long for a Discs action"))
     words = text.lower().split()
     if not words:
-        raise InvalidMoveError(text, _HELP)
+        raise InvalidMoveError(text, _(_HELP))
     verb, rest = words[0], "".join(words[1:])
     if verb in _WORDS and not rest:
         return _WORDS[verb]
@@ -222,7 +223,7 @@ def parse_discs_move(text: str) -> DiscsMove:
         p, q = _two_holes(text, body)
         known = STEP_MOVES.get((p, q))
         return known if known is not None else DiscsMove(Kind.STEP, p, q, line_between(p, q))
-    raise InvalidMoveError(text, _HELP)
+    raise InvalidMoveError(text, _(_HELP))
 
 
 DiscsMove.parse = staticmethod(parse_discs_move)  # type: ignore[attr-defined]
