@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from test_web_boards_faults import open_game, play_api
 from test_web_games import state
-from web_helpers import Api
+from web_helpers import Api, screenshot
 
 from rulebox.core.registry import game_ids, new_game
 from rulebox.server.testing import ServerProcess
@@ -237,6 +237,7 @@ def test_the_deciding_pieces_are_highlighted_at_the_end(
     assert st["over"] and set(st["result"]["highlight"]) == deciding
     marked = set(page.eval_on_selector_all("[data-decide]", "ns => ns.map(n => n.dataset.decide)"))
     assert marked == deciding
+    screenshot(page, f"{game}-end-won-desktop")
 
 
 def focus_board(page: Any) -> str:
