@@ -131,7 +131,8 @@ def parse_field(text: str) -> int:
     """A field's index from its name (case does not matter); ``ValueError`` if there is none."""
     key = text.strip().upper()
     if key not in FIELD_INDEX:
-        raise ValueError(f"there is no field {text.strip()[:10]!r} (fields are A1 to D4)")
+        raise ValueError(_("there is no field {name!r} (fields are A1 to D4)").format(
+            name=text.strip()[:10]))
     return FIELD_INDEX[key]
 
 

@@ -322,7 +322,7 @@ class Solitaire36(Game):
                         code=code, card_green_set=CARD_GREEN_SET[card], opt=self.opts['green']),
                     "S36-7",
                 )
-            shown = " and ".join(CARD_CODES[c] for c in self._faceup) or "none"
+            shown = _(" and ").join(CARD_CODES[c] for c in self._faceup) or _("none")
             return Illegal(_("{code} is not face up (face up: {shown})").format(
                                code=code, shown=shown), "S36-1")
         if move.is_discard:
