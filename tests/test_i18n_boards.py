@@ -1,0 +1,220 @@
+"""The boards' own words in the reader's language (issue 23, the audit's leftovers): the
+terminal's drawings (Columns' rank labels, 36 to 1's symbol headings) in German and Russian,
+counts in each language's plural forms (no hand-made ``tile(s)``), no English word filled into
+a translated sentence, and ``scripts/i18n.py``'s checkers finding what the audit found."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from rulebox.cli.board import board_lines
+from rulebox.core.errors import InvalidMoveError
+from rulebox.core.game import Game
+from rulebox.core.registry import game_entry, game_ids, new_game
+from rulebox.i18n import catalog_json, ngettext, use_language
+
+ROOT = Path(__file__).resolve().parent.parent
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("rulebox_i18n_tool_boards",
+                                                  ROOT / "scripts" / "i18n.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = _tool()
+
+
+def _play(game_id: str, seed: int, plies: int) -> Game:
+    game = new_game(game_id, {"seed": str(seed)} if game_id != "columns" else {})
+    rng = random.Random(seed)
+    for _n in range(plies):
+        if game.is_terminal():
+            break
+        game.apply(rng.choice(game.legal_moves()))
+    return game
+
+
+def _drawing(game: Game, lang: str) -> list[str]:
+    with use_language(lang):
+        text = game_entry(game.id).render(game, None).plain
+        n = board_lines(game, None)
+    return text.split("\n")[:n]
+
+
+def _vocabulary(lang: str) -> set[str]:
+    """The words the catalogue's ``lang`` translations use themselves."""
+    found: set[str] = set()
+    for text in catalog_json(lang)["messages"].values():
+        for form in text if isinstance(text, list) else [text]:
+            found.update(w.lower() for w in WORD.findall(form))
+    return found
+
+
+# --- the terminal's drawings ---------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", sorted(game_ids()))
+def test_the_terminal_drawing_has_no_english_word_in_german_or_russian(game_id: str) -> None:
+    for game in (_play(game_id, 4, 2), _play(game_id, 4, 14)):
+        english = {w.lower() for line in _drawing(game, "en") for w in WORD.findall(line)}
+        for lang in ("de", "ru"):
+            own = _vocabulary(lang)
+            drawn = " ".join(_drawing(game, lang))
+            left = {w for w in WORD.findall(drawn) if w.lower() in english - own}
+            assert not left, (lang, left, drawn)
+            if lang == "ru":
+                # Russian words are Cyrillic: a Latin word in a Russian drawing is English
+                latin = [w for w in WORD.findall(drawn) if re.fullmatch(r"[A-Za-z]+", w)]
+                assert not latin, (latin, drawn)
+
+
+def test_columns_names_its_ranks_in_each_language() -> None:
+    game = _play("columns", 1, 6)
+    assert any(line.lstrip().startswith("rank 3 ") for line in _drawing(game, "en"))
+    assert any(line.lstrip().startswith("Reihe 3 ") for line in _drawing(game, "de"))
+    assert any(line.lstrip().startswith("ряд 3 ") for line in _drawing(game, "ru"))
+    # the drawing keeps its columns: the pins' names stand under the same cells
+    for lang in ("de", "ru"):
+        lines = _drawing(game, lang)
+        labels = next(line for line in lines if "a3" in line)
+        assert labels.index("b3") - labels.index("a3") == 6
+
+
+def test_36to1_headings_agree_with_their_numbers() -> None:
+    game = _play("36to1", 2, 0)
+    heads = {lang: _drawing(game, lang)[0] for lang in ("en", "de", "ru")}
+    assert "2 hammers" in heads["en"] and "3 circles" in heads["en"]
+    assert "2 Hämmer" in heads["de"] and "4 Ziegel" in heads["de"]
+    for words in ("1 капля", "2 молотка", "3 круга", "4 кирпича", "5 колесо", "6 стрела"):
+        assert words in heads["ru"], heads["ru"]
+    # the cubes stand under their headings in every language
+    for lang in heads:
+        grid = _drawing(game, lang)
+        files = grid[1]
+        assert files.split() == list("abcdef"), (lang, files)
+    # a card's words too: "or 3 circles" reads "или 3 круга" (not "3 круги")
+    with use_language("ru"):
+        text = game_entry("36to1").render(game, None).plain
+    assert not re.search(r"\d (круги|молотки|кирпичи)\b", text), text
+
+
+# --- plurals and whole sentences -----------------------------------------------------------------
+def test_no_message_makes_a_plural_by_hand() -> None:
+    assert tool.handmade_plurals() == []
+    catalog = Catalog()
+    catalog.add("you have {n} tile(s) left")
+    catalog.add(("{n} tile", "{n} tiles"))
+    assert tool.handmade_plurals(catalog) == [
+        "pot: a hand-made plural (use ngettext): 'you have {n} tile(s) left'"]
+
+
+def _columba_after(moves: str) -> Game:
+    game = new_game("columba", {"seed": "3", "players": "2"})
+    for m in moves.split("|"):
+        game.apply(game.parse_move(m))
+    return game
+
+
+def test_columbas_tile_counts_say_each_languages_plural() -> None:
+    game = _columba_after("place 1,-1 r0|cote large 0,0|end|place 3,-1 r90|cote large 2,-1|end|"
+                          "place 1,2 r180")
+    said = {}
+    for lang in ("en", "de", "ru"):
+        with use_language(lang):
+            why = game.illegal_reason(game.parse_move("buy WK"))
+        assert why is not None and why.rule == "CB-8"
+        said[lang] = why.reason
+    assert said["en"] == "a falcon costs 2 tiles from your reserve"
+    assert said["de"] == "ein Falke kostet 2 Plättchen aus deinem Vorrat"
+    assert said["ru"] == "сокол стоит 2 тайла с вашей мини-доски"
+    # every form of the counted messages, 1, 2 and 5 in Russian
+    with use_language("ru"):
+        forms = [ngettext("the supply has only {n} {colour} tile left",
+                          "the supply has only {n} {colour} tiles left", n).format(
+                              n=n, colour="белый") for n in (1, 2, 5)]
+    assert forms == ["в общем запасе остался только 1 тайл (белый)",
+                     "в общем запасе осталось только 2 тайла (белый)",
+                     "в общем запасе осталось только 5 тайлов (белый)"]
+
+
+def test_a_malformed_move_is_explained_in_the_readers_language() -> None:
+    game = new_game("columba", {"seed": "3", "players": "2"})
+    with use_language("ru"), pytest.raises(InvalidMoveError) as caught:
+        game.parse_move("buy 9")
+    text = str(caught.value)
+    assert "напишите buy XY" in text and "write" not in text and "colours" not in text
+    discs = new_game("discs", {})
+    with use_language("de"), pytest.raises(InvalidMoveError) as caught:
+        discs.parse_move("zzz")
+    assert "schreibe einen Stiftzug" in str(caught.value) and "write" not in str(caught.value)
+
+
+def test_no_english_word_is_filled_into_a_translated_refusal() -> None:
+    # 36 to 1: a card's colour and column named in the reader's language
+    game = new_game("36to1", {"seed": "0"})
+    card = next(str(m).split(":")[0] for m in game.legal_moves())
+    colour = card[0]
+    target = next(c for c in (f"{f}{r}" for f in "abcdef" for r in "123456")
+                  if game.position_json()["grid"][int(c[1]) - 1]["abcdef".index(c[0])]
+                  not in (colour, ".") and "abcdef".index(c[0]) != int(card[1]) - 1)
+    with use_language("ru"):
+        why = game.illegal_reason(game.parse_move(f"{card}:{target}"))
+    assert why is not None and why.rule == "S36-1"
+    english = {"red", "yellow", "green", "blue", "black", "white", "drop", "hammers",
+               "circles", "bricks", "wheel", "arrow"}
+    assert not english & set(WORD.findall(why.reason)), why.reason
+
+
+# --- the checkers --------------------------------------------------------------------------------
+def test_the_web_checker_reads_what_a_board_draws(tmp_path: Path) -> None:
+    src = tmp_path / "board.js"
+    src.write_text(
+        'g.append(svg("text", { x: cx, y: cy, class: "falcon-f" }, "F"));\n'
+        'g.append(svg("text", { x, y, class: "disc-name home" }, "home"));\n'
+        'g.append(svg("text", { x, y, class: "disc-name" }, d));\n'
+        'g.append(svg("text", { x, y, class: "star" }, "★"));\n'
+        'g.append(svg("text", { x, y, "aria-hidden": "true" }, `${f} · ${i + 1}`));\n'
+        'g.append(svg("title", {}, t("falcon, owner: {seat}", { seat })));\n'
+        'g.append(svg("text", { x, y, class: "home" }, t("home")));\n', encoding="utf-8")
+    found = [line.split(": ", 1)[1] for line in tool.unmarked_js(src)]
+    assert found == ["'F'", "'home'"]
+
+
+def test_the_python_checker_reads_reasons_hints_and_drawings(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.py"
+    rules.write_text(
+        'from rulebox.i18n import N_, _\n'
+        'HELP = "write place x,y rN or end"\n'
+        'MARKED = N_("write falcon x,y")\n'
+        'def pay(what, cost, rule):\n'
+        '    if cost:\n'
+        '        return (f"{what} costs {cost} tile(s)", rule)\n'
+        '    return (_("a falcon costs {n} tiles").format(n=cost), "CB-8")\n'
+        'def bad(text, word):\n'
+        '    hints = {"place": "write place x,y rN"}\n'
+        '    raise InvalidMoveError(text, hints.get(word, HELP))\n'
+        'def good(text):\n'
+        '    raise InvalidMoveError(text, _(MARKED))\n', encoding="utf-8")
+    found = [line.split(": ", 1)[1] for line in tool.unmarked_python(rules)]
+    assert sorted(found) == sorted(["'{} costs {} tile(s)'", "'write place x,y rN'",
+                                    "'write place x,y rN or end'"])
+    render = tmp_path / "render.py"
+    render.write_text(
+        'def draw(out, rank, level, word):\n'
+        '    label = f"rank {rank}" if level == 3 else ""\n'
+        '    out.append(f"{label:>6} {level} ")\n'
+        '    move = parse_move(f"falcon {word}")\n', encoding="utf-8")
+    found = [line.split(": ", 1)[1] for line in tool.unmarked_python(render)]
+    assert found == ["'rank {}'"]
