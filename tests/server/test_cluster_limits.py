@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +17,9 @@ from rulebox.server.store import Store
 from rulebox.server.testing import (
     ServerProcess,
     drop_schema,
-    free_port,
     fresh_schema,
     postgres_reachable,
+    redis_server,
 )
 
 pytest.importorskip("psycopg")
@@ -50,27 +48,9 @@ def schema() -> Iterator[str]:
 def redis_url(tmp_path: Path) -> Iterator[str]:
     if shutil.which("redis-server") is None:
         pytest.skip("no redis-server")
-    redis = pytest.importorskip("redis")
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        client = redis.Redis(port=port)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    pytest.importorskip("redis")
+    with redis_server(tmp_path) as url:
+        yield url
 
 
 def two_servers(schema: str, tmp_path: Path, extra: list[str]) -> list[ServerProcess]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,7 +21,13 @@ import httpx
 import pytest
 
 from rulebox.server.store import Store
-from rulebox.server.testing import ServerProcess, drop_schema, fresh_schema, postgres_reachable
+from rulebox.server.testing import (
+    ServerProcess,
+    drop_schema,
+    fresh_schema,
+    postgres_reachable,
+    redis_server,
+)
 
 ws_sync = pytest.importorskip("websockets.sync.client")
 pytest.importorskip("psycopg")
@@ -101,13 +108,28 @@ def schema() -> Iterator[str]:
     drop_schema(url)
 
 
+@pytest.fixture(params=["postgres", "redis"])
+def bus(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[str]]:
+    """The bus of the processes: PostgreSQL's LISTEN/NOTIFY, or Redis (skipped without
+    ``redis-server``)."""
+    if request.param == "postgres":
+        yield []
+        return
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server")
+    pytest.importorskip("redis")
+    with redis_server(tmp_path) as url:
+        yield ["--pubsub", url]
+
+
 @pytest.fixture
-def pair(schema: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+def pair(schema: str, bus: list[str], tmp_path: Path
+         ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two processes on one database, presence rows living ``TTL`` seconds."""
     env = {"RULEBOX_PRESENCE_TTL": str(TTL)}
-    a = ServerProcess(schema, log=tmp_path / "a.log", args=ARGS, env=env).start()
+    a = ServerProcess(schema, log=tmp_path / "a.log", args=ARGS + bus, env=env).start()
     try:
-        b = ServerProcess(schema, log=tmp_path / "b.log", args=ARGS, env=env).start()
+        b = ServerProcess(schema, log=tmp_path / "b.log", args=ARGS + bus, env=env).start()
     except BaseException:
         a.stop()
         raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -11,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from urllib.parse import quote
@@ -91,6 +93,34 @@ class ServerProcess:
     def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None,
                                     TracebackType | None]) -> None:
         self.stop()
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path, timeout: float = 20.0) -> Iterator[str]:
+    """A ``redis-server`` of its own on a free loopback port (no persistence), while the
+    ``with`` lasts; yields its URL. Raises ``FileNotFoundError`` without ``redis-server``."""
+    import redis
+
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                             "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = redis.Redis(port=port)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 def postgres_reachable(url: str | None, timeout: float = 3.0) -> bool:
