@@ -200,3 +200,31 @@ def test_a_process_killed_with_its_socket_open_stops_counting_within_the_bound(
         told = wait_msg(wb, lambda m: ("left", 0) in notices(m), PRESENCE_GRACE + 20)
         assert notices(told).count(("left", 0)) == 1
         assert time.monotonic() - killed <= TTL + TTL / 3 + PRESENCE_GRACE + 4.0
+
+
+def test_a_process_of_another_host_that_stops_renewing_stops_counting(
+        pair: tuple[ServerProcess, ServerProcess], schema: str) -> None:
+    """The general bound (no pid to look at on another host): a row nobody renews stops
+    counting after ``TTL``; B then shows the seat offline and tells ``left`` once."""
+    import psycopg
+
+    from rulebox.server.service import PRESENCE_GRACE
+
+    _a, b = pair
+    gid, tokens = create(b)
+    name = schema.partition("search_path%3D")[2]
+    with seat_socket(b, gid, tokens[1]) as wb:
+        wait_msg(wb, lambda m: m["presence"] == [False, True], 20)
+        assert PG is not None
+        with psycopg.connect(PG, autocommit=True) as conn:  # seat 0 on a far process
+            conn.execute(f"INSERT INTO {name}.rulebox_presence VALUES "
+                         f"(%s, 0, 'far-host:1:x', now() + interval '{TTL} seconds')", (gid,))
+            conn.execute(f"INSERT INTO {name}.rulebox_presence_told VALUES (%s, 0, 'in')",
+                         (gid,))
+        start = time.monotonic()
+        wait_msg(wb, lambda m: m["presence"] == [True, True], TTL + 10)  # B's next look
+        assert get(b, gid)["presence"] == [True, True]
+        wait_msg(wb, lambda m: m["presence"] == [False, True], TTL + 20)
+        assert time.monotonic() - start <= TTL + TTL / 3 + 3.0
+        told = wait_msg(wb, lambda m: ("left", 0) in notices(m), PRESENCE_GRACE + 20)
+        assert notices(told).count(("left", 0)) == 1

@@ -296,13 +296,16 @@ class Presence:
     # --- this process's sockets ----------------------------------------------------------------
     def came(self, live: LiveGame, seat: int) -> None:
         """A socket of ``seat`` came here (its notice, if any, is decided in storage)."""
-        self.cluster._spawn(self._sync(live, seat))
+        if not self._closed:
+            self.cluster._spawn(self._sync(live, seat))
 
     def went(self, live: LiveGame, seat: int) -> None:
         """The last socket here of ``seat`` went: storage says so, and after the grace period
         the others are told, unless a socket of it is then connected to any process."""
+        if self._closed:  # stopping: close() removes this process's rows at once
+            return
         self.cluster._spawn(self._sync(live, seat))
-        if seat not in live.leaving and not self._closed:
+        if seat not in live.leaving:
             live.leaving[seat] = asyncio.get_running_loop().create_task(
                 self._leave_later(live, seat))
 
