@@ -318,7 +318,9 @@ function tapTargets(s) {
   const live = []; // { node, key, act, x, y, r } (a round target) or { ..., ax, ay, bx, by } (a groove)
   const layer = svg("g", { class: "reaches", "aria-hidden": "true" });
   s.append(layer); // under everything drawn after it
-  let reach = 26;
+  let W = 0; // the board's width in user units (set by size)
+  // REACH_PX CSS px in user units at the board's drawn size now (a phone turned, a window resized)
+  const reachNow = () => Math.max(26, (REACH_PX * W) / (s.getBoundingClientRect().width || W));
   const distance = (o, x, y) => {
     if (o.r !== undefined) return Math.max(0, Math.hypot(x - o.x, y - o.y) - o.r);
     const [dx, dy] = [o.bx - o.ax, o.by - o.ay];
@@ -339,7 +341,7 @@ function tapTargets(s) {
         const d = distance(o, pt.x, pt.y) - (o.node === own ? 0.5 : 0); // a tie: the one under the finger
         if (d < bestD) { bestD = d; best = o; }
       }
-      if (best && bestD <= reach) act = best.act;
+      if (best && bestD <= reachNow()) act = best.act;
     }
     if (act) act(e.detail !== 0 && touch);
   });
@@ -351,9 +353,9 @@ function tapTargets(s) {
       if (shape) live.push({ node, key, act, ...shape });
     },
     /** Draw the reaches, REACH_PX CSS px at the board's drawn size (once it is in the page). */
-    size(W) {
-      const px = s.getBoundingClientRect().width;
-      reach = Math.max(26, (REACH_PX * W) / (px || W));
+    size(width) {
+      W = width;
+      const reach = reachNow();
       for (const o of live) {
         const attrs = { class: "reach", "data-reach": o.key };
         if (o.r !== undefined) layer.append(svg("circle", { ...attrs, cx: o.x, cy: o.y, r: o.r + reach }));
