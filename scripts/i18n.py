@@ -287,6 +287,31 @@ def handmade_plurals(catalog: Catalog | None = None) -> list[str]:
             for m in catalog if m.id and any(_HANDMADE_PLURAL.search(i) for i in _ids(m))]
 
 
+_JS_CALL = re.compile(r"\btn?\(\s*$")
+
+
+def unextracted_js(catalog: Catalog | None = None,
+                   files: Iterable[Path] | None = None) -> list[str]:
+    """``t("...")``/``tn("...", ...)`` calls of the web client that extraction misses: Babel's
+    JavaScript extractor drops a call made inside another's arguments (``t("{a}", { a: tn(...)
+    })``), so its message is never translated. Make such a call apart, into a variable."""
+    catalog = extract() if catalog is None else catalog
+    ids = {_ids(m)[0] for m in catalog if m.id}
+    out = []
+    for f in sorted((ROOT / "src" / "rulebox" / "web").rglob("*.js")) if files is None else files:
+        src = f.read_text(encoding="utf-8")
+        for start, quote, literal in js_strings(src):
+            line_start = src.rfind("\n", 0, start) + 1
+            if quote == "`" or not _JS_CALL.search(src[line_start:start]):
+                continue
+            text = literal.encode().decode("unicode_escape") if "\\" in literal else literal
+            if text not in ids:
+                where = f.relative_to(ROOT) if ROOT in f.parents else f
+                out.append(f"pot: {where}:{src.count(chr(10), 0, start) + 1}: "
+                           f"{text!r} is not extracted (a t()/tn() inside another's arguments)")
+    return out
+
+
 def pot_problems() -> list[str]:
     """The committed .pot against the code: ids the code has and the .pot lacks, and back."""
     extracted = extract()
@@ -294,7 +319,7 @@ def pot_problems() -> list[str]:
     pot = {key(m) for m in read_catalog(POT) if m.id} if POT.exists() else set()
     out = [f"pot: not extracted yet: {k[1]!r}" for k in sorted(code - pot, key=str)]
     out += [f"pot: no longer in the code: {k[1]!r}" for k in sorted(pot - code, key=str)]
-    return out + handmade_plurals(extracted)
+    return out + handmade_plurals(extracted) + unextracted_js(extracted)
 
 
 # --- strings not marked for translation ----------------------------------------------------------

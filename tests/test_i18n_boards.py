@@ -14,6 +14,7 @@ from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_javascript
 
 from rulebox.cli.board import board_lines
 from rulebox.core.errors import InvalidMoveError
@@ -218,3 +219,42 @@ def test_the_python_checker_reads_reasons_hints_and_drawings(tmp_path: Path) -> 
         '    move = parse_move(f"falcon {word}")\n', encoding="utf-8")
     found = [line.split(": ", 1)[1] for line in tool.unmarked_python(render)]
     assert found == ["'rank {}'"]
+
+
+def test_every_web_message_is_extracted(tmp_path: Path) -> None:
+    assert tool.unextracted_js() == []
+    # Babel's JavaScript extractor drops a tn() made inside t()'s arguments: found
+    src = tmp_path / "demo.js"
+    src.write_text(
+        'x = t("falcons: {chicks}", { chicks: tn("{n} chick", "{n} chicks", n) });\n'
+        'const adults = tn("{n} adult", "{n} adults", k);\n'
+        'y = t("falcons: {adults}", { adults });\n', encoding="utf-8")
+    catalog = Catalog()
+    with open(src, "rb") as f:
+        for _line, _func, message, _comments in extract_javascript(
+                f, {"t": None, "tn": (1, 2)}, [], {}):
+            if isinstance(message, str) or (isinstance(message, tuple) and all(message)):
+                catalog.add(message)
+    found = tool.unextracted_js(catalog, [src])
+    assert [line.split(": ", 2)[2] for line in found] == [
+        "'{n} chick' is not extracted (a t()/tn() inside another's arguments)"]
+
+
+@pytest.mark.parametrize(("singular", "plural", "forms"), [
+    ("{n} turn in a row without a new token", "{n} turns in a row without a new token",
+     ["1 ход подряд", "2 хода подряд", "5 ходов подряд"]),
+    ("This position has occurred {n} time: `claim` draws.",
+     "This position has occurred {n} times: `claim` draws.",
+     ["встречалась 21 раз:", "встречалась 3 раза:", "встречалась 5 раз:"]),
+    ("{n} chick", "{n} chicks", ["1 птенец", "2 птенца", "5 птенцов"]),
+    ("{n} inaccuracy", "{n} inaccuracies", ["1 неточность", "2 неточности", "5 неточностей"]),
+])
+def test_counts_shown_on_boards_and_in_endings_take_russians_three_forms(
+        singular: str, plural: str, forms: list[str]) -> None:
+    numbers = [int(re.search(r"\d+", f).group()) for f in forms]  # type: ignore[union-attr]
+    with use_language("ru"):
+        said = [ngettext(singular, plural, n).format(n=n) for n in numbers]
+    for text, form in zip(said, forms, strict=True):
+        assert form in text, (text, form)
+    web = catalog_json("ru")["messages"][singular]
+    assert isinstance(web, list) and len(web) == 3

@@ -5,7 +5,7 @@
 // is over, using only the page's public parts: window.rulebox.state, #moves, the replay bar.
 
 import { el, svg, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const MARK_NAMES = { inaccuracy: () => t("inaccuracy"), mistake: () => t("mistake"), blunder: () => t("blunder") };
@@ -109,8 +109,12 @@ function drawPanel() {
   const done = review.moves.find((m) => m.ply === sel);
   const tally = Object.entries(review.summary).map(([p, n]) => {
     const name = (state() && state().seats[p] && state().seats[p].name) || `P${Number(p) + 1}`;
-    return el("li", {}, t("{name}: {inaccuracy} inaccuracies, {mistake} mistakes, {blunder} blunders", {
-      name, inaccuracy: n.inaccuracy, mistake: n.mistake, blunder: n.blunder }));
+    // each count in its language's plural form (1 неточность, 2 неточности, 5 неточностей),
+    // made apart: a tn() inside t()'s arguments is not extracted (scripts/i18n.py)
+    const inaccuracies = tn("{n} inaccuracy", "{n} inaccuracies", n.inaccuracy);
+    const mistakes = tn("{n} mistake", "{n} mistakes", n.mistake);
+    const blunders = tn("{n} blunder", "{n} blunders", n.blunder);
+    return el("li", {}, t("{name}: {inaccuracies}, {mistakes}, {blunders}", { name, inaccuracies, mistakes, blunders }));
   });
   clear(panel).append(
     el("h3", {}, t("Review")),

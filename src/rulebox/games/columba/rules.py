@@ -978,8 +978,10 @@ class Columba(Game):
         still = [i for i, b in zip(tied, big, strict=True) if b == top]
         if len(still) == 1:
             return Outcome(sides[still[0]], tuple(scores),
-                           _("tied on points ({shown}); the largest estate ({top} pigeons) "
-                             "decides").format(shown=shown, top=top))
+                           ngettext("tied on points ({shown}); the largest estate ({top} pigeon) "
+                                    "decides",
+                                    "tied on points ({shown}); the largest estate ({top} pigeons) "
+                                    "decides", top).format(shown=shown, top=top))
         names = _(" and ").join("+".join(_(SEATS[p]) for p in sides[i]) for i in still)
         return Outcome((), tuple(scores),
                        _("a draw between {names}: tied on points ({shown}) and on the largest "

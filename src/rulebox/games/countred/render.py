@@ -105,8 +105,9 @@ def _parts_after(game: CountRed, drawing: Text) -> tuple[Text, Text, Text, Text]
             n=game.moves_without_three(), fifty=FIFTY))
         n = game.occurrences()
         if n >= CLAIM_AT:
-            status.append(" " + _("This position has occurred {n} times: `claim` draws.").format(
-                n=n))
+            status.append(" " + ngettext("This position has occurred {n} time: `claim` draws.",
+                                         "This position has occurred {n} times: `claim` draws.",
+                                         n).format(n=n))
         status.append("\n")
     else:
         who = (_("{seat} wins").format(seat=game.seat_name(outcome.winners[0]))

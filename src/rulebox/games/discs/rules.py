@@ -89,7 +89,7 @@ from rulebox.games.discs.moves import (
 from rulebox.games.discs.words import SEAT_NAMES
 from rulebox.games.discs.words import describe as _describe
 from rulebox.games.discs.words import highlights as _highlights
-from rulebox.i18n import N_, _, use_language
+from rulebox.i18n import N_, _, ngettext, use_language
 
 PINS_PER_PLAYER = 10
 PINS_PER_DISC = 5
@@ -153,7 +153,8 @@ def _ending_text(kind: str, n: int) -> str:
     if kind == "all":
         return _("{seat} holds a token of each colour").format(seat=_(SEAT_NAMES[n]))
     if kind == "quiet":
-        return _("{n} turns in a row without a new token").format(n=n)
+        return ngettext("{n} turn in a row without a new token",
+                        "{n} turns in a row without a new token", n).format(n=n)
     return _("the same position at the start of a turn for the third time")
 
 

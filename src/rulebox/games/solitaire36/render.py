@@ -28,7 +28,7 @@ from rulebox.games.solitaire36.board import (
 )
 from rulebox.games.solitaire36.rules import EMPTY, Solitaire36
 from rulebox.games.solitaire36.words import symbol_heading
-from rulebox.i18n import _
+from rulebox.i18n import _, ngettext
 
 SEATS = ("player",)
 
@@ -193,7 +193,9 @@ def _explain_discards(game: Solitaire36) -> str:
         left = [CARD_CODES[c] for c in unseen if CARD_COLOUR[c] == colour]
         cubes = sum(game.cube(c) == colour for c in range(NUM_CELLS))
         lines.append(
-            _("  {colour:>6}: {cubes} cubes on the grid; unseen cards {value}").format(
+            ngettext("  {colour:>6}: {cubes} cube on the grid; unseen cards {value}",
+                     "  {colour:>6}: {cubes} cubes on the grid; unseen cards {value}",
+                     cubes).format(
                 colour=_(COLOUR_NAMES[colour]), cubes=cubes, value=" ".join(left) or _("none"))
         )
     return "\n".join(lines)

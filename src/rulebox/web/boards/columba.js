@@ -360,6 +360,9 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
     // an objective still open costs 4 points (CB-11): the score says so from the start
     const open = pl.objective ? el("span", { class: "cb-why", "data-why": "objective", title: t("An objective not completed at the end of the game costs 4 points [CB-11].") },
       t("(−4 while the objective is open)")) : "";
+    // counted words are made apart: a tn() inside t()'s arguments is not extracted (scripts/i18n.py)
+    const chickWords = tn("{n} chick", "{n} chicks", chicks);
+    const adultWords = tn("{n} adult", "{n} adults", pl.adults);
     players.append(el("div", { class: "cb-player" + (pos.to_move === p && !ctx.state.over ? " turn" : ""), "data-player": p },
       el("div", { class: "cb-head" }, el("span", { class: "seat-dot", style: `background:${PLAYER[p]}` }), el("strong", {}, seatName(ctx, p)),
         el("span", { class: "cb-score" }, typeof scores[p] === "number" ? tn("{n} point", "{n} points", scores[p]) : t("? points"), " ", open)),
@@ -368,7 +371,7 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
         el("div", { class: "cb-facts" },
           el("div", {}, t("reserve"), " ", reserve),
           el("div", { class: "small" }, t("dovecotes left: {small} small, {large} large", { small: pl.cotes.small, large: pl.cotes.large })),
-          chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks}, {adults}", { chicks: tn("{n} chick", "{n} chicks", chicks), adults: tn("{n} adult", "{n} adults", pl.adults) })) : ""))));
+          chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks}, {adults}", { chicks: chickWords, adults: adultWords })) : ""))));
   });
   box.append(el("div", { class: "cb-top" }, players,
     el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left")))));
