@@ -6,8 +6,10 @@ a translated sentence, and ``scripts/i18n.py``'s checkers finding what the audit
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -258,3 +260,27 @@ def test_counts_shown_on_boards_and_in_endings_take_russians_three_forms(
         assert form in text, (text, form)
     web = catalog_json("ru")["messages"][singular]
     assert isinstance(web, list) and len(web) == 3
+
+
+@pytest.mark.parametrize(("lang", "game", "args", "words", "english"), [
+    ("ru", "36to1", ["--seed", "1"], ["1 капля", "2 молотка", "3 круга", "4 кирпича"],
+     ["drop", "hammers", "circles", "bricks", "wheel", "arrow"]),
+    ("de", "columns", ["--seat", "1=random", "--time", "0.1"], ["Reihe 3", "Reihe 2", "Reihe 1"],
+     ["rank"]),
+])
+def test_rulebox_play_draws_the_board_in_the_language_asked(
+        tmp_path: Path, lang: str, game: str, args: list[str], words: list[str],
+        english: list[str]) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RULEBOX_LANG", "LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE")}
+    yes = {"ru": "д", "de": "j"}[lang]
+    proc = subprocess.run(
+        [sys.executable, "-m", "rulebox.cli.main", "play", game, "--plain", "--lang", lang,
+         *args], input=f"quit\n{yes}\n".encode(), capture_output=True, timeout=120,
+        env={**env, "NO_COLOR": "1", "COLUMNS": "120", "RULEBOX_DATA": str(tmp_path)})
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    for w in words:
+        assert w in out, (w, out)
+    found = {w for w in WORD.findall(out) if w.lower() in english}
+    assert not found, (found, out)
