@@ -173,7 +173,7 @@ def test_columba_the_minus_four_at_the_start_says_why(page: Any, server: ServerP
     page.wait_for_selector(".cb-player")
     for p in (0, 1):
         player = page.locator(f'.cb-player[data-player="{p}"]')
-        assert "-4 pts" in player.inner_text()
+        assert "-4 points" in player.inner_text()  # a count through tn() (issue 23)
         why = player.locator('[data-why="objective"]')
         assert why.is_visible() and "objective" in why.inner_text()
         assert "CB-11" in (why.get_attribute("title") or "")
