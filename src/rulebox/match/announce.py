@@ -15,6 +15,7 @@ from typing import Any
 
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.games.discs.words import COLOUR_WORDS
 from rulebox.i18n import _
 
 Announcer = Callable[[Game, int, dict[str, Any]], list[str]]
@@ -27,7 +28,7 @@ def _discs(game: Game, mover: int, before: dict[str, Any]) -> list[str]:
                                        strict=False)):
         for colour in sorted(set(new) - set(old)):
             lines.append(_("{seat} earns the {colour} token").format(
-                seat=game.seat_name(p), colour=_(colour)) + " [DSC-5]")
+                seat=game.seat_name(p), colour=_(COLOUR_WORDS.get(colour, colour))) + " [DSC-5]")
     return lines
 
 
