@@ -228,3 +228,29 @@ def test_a_process_of_another_host_that_stops_renewing_stops_counting(
         assert time.monotonic() - start <= TTL + TTL / 3 + 3.0
         told = wait_msg(wb, lambda m: ("left", 0) in notices(m), PRESENCE_GRACE + 20)
         assert notices(told).count(("left", 0)) == 1
+
+
+def test_the_notices_outlive_a_change_made_through_a_process_that_had_not_loaded_the_game(
+        pair: tuple[ServerProcess, ServerProcess]) -> None:
+    """A notice is kept in the stored table too (not a change of the game: same version), so
+    a process that loads the game afterwards and stores a move does not drop it."""
+    from rulebox.server.service import PRESENCE_GRACE
+
+    a, b = pair
+    gid, tokens = create(a)
+    with seat_socket(a, gid, tokens[0]) as wa:
+        wait_msg(wa, lambda m: True, 20)
+        with seat_socket(a, gid, tokens[1]):
+            wait_msg(wa, lambda m: ("joined", 1) in notices(m), 20)
+        told = wait_msg(wa, lambda m: ("left", 1) in notices(m), PRESENCE_GRACE + 20)
+        before = notices(told)
+        # B has not loaded the game: it loads it now, and the move it stores keeps the notices
+        st = get(b, gid, tokens[0])
+        assert notices(st) == before and st["presence"] == [True, False]
+        r = httpx.post(f"{b.url}/api/games/{gid}/moves", timeout=30,
+                       json={"move": st["legal"][0], "version": st["version"]},
+                       headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        moved = wait_msg(wa, lambda m: m["ply"] == 1, 20)  # A reloads B's write
+        assert notices(moved) == before
+        assert notices(get(a, gid)) == notices(get(b, gid)) == before

@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
@@ -65,6 +66,9 @@ HEARTBEAT = TTL / 3
 KINDS = ("joined", "left", "back")
 """The presence notices."""
 
+Notice = Callable[[str, int, int], dict[str, Any]]
+"""Makes a notice's stored event: (kind, its index in the table's events, the ply)."""
+
 SCHEMA = (
     "CREATE UNLOGGED TABLE IF NOT EXISTS rulebox_presence ("
     " game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL, owner VARCHAR(120) NOT NULL,"
@@ -93,18 +97,38 @@ class PresenceStore:
                 conn.execute(text(stmt))
 
     @staticmethod
+    def _store(conn: Any, gid: str, kind: str, notice: Notice | None) -> None:
+        """Add a decided notice to the stored table's events (same version: not a change of
+        the game), so that a process loading the game later has it too."""
+        if notice is None:
+            return
+        row = conn.execute(text("SELECT state FROM rulebox_games WHERE id = :g FOR UPDATE"),
+                           {"g": gid}).first()
+        if row is None:
+            return
+        data = json.loads(row[0])
+        if "table" not in data:  # stored before tables: no events
+            return
+        events = list(data.get("events") or [])
+        count = int(data.get("event_count", len(events)))
+        data["events"] = [*events, notice(kind, count, len(data.get("history") or []))][-50:]
+        data["event_count"] = count + 1
+        conn.execute(text("UPDATE rulebox_games SET state = :s WHERE id = :g"),
+                     {"s": json.dumps(data), "g": gid})
+
+    @staticmethod
     def _notify(conn: Any, channel: str | None, payloads: Iterable[str]) -> None:
         if channel is not None:
             for p in payloads:
                 conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel, "p": p})
 
     def sync(self, gid: str, seat: int, owner: str, here: bool, ttl: float,
-             channel: str | None) -> str | None:
+             channel: str | None, notice: Notice | None = None) -> str | None:
         """Make the row of (``gid``, ``seat``, ``owner``) say ``here``, and when the seat came,
         decide its notice: ``joined`` (its first coming), ``back`` (after it was told gone) or
         ``None`` (nothing to tell, or it went). Sends the bus message in the same transaction
         (``channel``) and answers the notice (the message is ``<gid>:e:...`` then, else
-        ``<gid>:p``)."""
+        ``<gid>:p``); ``notice`` makes its event for the stored table."""
         with self.engine.begin() as conn:
             kind: str | None = None
             if here:
@@ -121,6 +145,7 @@ class PresenceStore:
                     "RETURNING (xmax = 0)"), {"g": gid, "s": seat}).first()
                 if row is not None:
                     kind = "joined" if row[0] else "back"
+                    self._store(conn, gid, kind, notice)
             else:
                 conn.execute(text("DELETE FROM rulebox_presence WHERE game_id = :g "
                                   "AND seat = :s AND owner = :o"),
@@ -128,7 +153,8 @@ class PresenceStore:
             self._notify(conn, channel, [message(gid, seat, kind)])
         return kind
 
-    def leave(self, gid: str, seat: int, channel: str | None) -> bool:
+    def leave(self, gid: str, seat: int, channel: str | None,
+              notice: Notice | None = None) -> bool:
         """Decide ``left`` for a seat no process holds a live socket of, unless it was told
         already; answers whether this call decided it (then the message goes in the same
         transaction)."""
@@ -140,6 +166,7 @@ class PresenceStore:
                 " AND alive_until > now())"), {"g": gid, "s": seat})
             told = bool(getattr(done, "rowcount", 0))
             if told:
+                self._store(conn, gid, "left", notice)
                 self._notify(conn, channel, [message(gid, seat, "left")])
         return told
 
@@ -285,6 +312,22 @@ class Presence:
         """The seats of ``live`` other processes hold live sockets of."""
         return self.remote.get(live.id, frozenset())
 
+    @staticmethod
+    def _notice(live: LiveGame, seat: int) -> Notice:
+        """The stored event of a notice about ``seat`` (as the table makes it)."""
+        from rulebox.i18n import N_
+        from rulebox.match.table import Event
+
+        table = live.table
+        msgids = {"joined": N_("{name} joined"), "left": N_("{name} left"),
+                  "back": N_("{name} is back")}
+
+        def make(kind: str, index: int, ply: int) -> dict[str, Any]:
+            words = table._words(msgids[kind], name=seat)
+            return Event(index, kind, words.shown(), seat, ply, words).to_json()
+
+        return make
+
     def _lock(self, gid: str) -> asyncio.Lock:
         lock = self._locks.get(gid)
         if lock is None:
@@ -317,7 +360,8 @@ class Presence:
             for attempt in range(3):
                 try:
                     kind = await self.svc._in_db(self.store.sync, live.id, seat, self.owner,
-                                                 here, self.ttl, self.channel)
+                                                 here, self.ttl, self.channel,
+                                                 self._notice(live, seat))
                     await self._publish([message(live.id, seat, kind)])
                     return
                 except Exception as e:
@@ -337,7 +381,8 @@ class Presence:
         async with self._lock(live.id):  # after this process's own write
             pass
         with contextlib.suppress(Exception):
-            if await self.svc._in_db(self.store.leave, live.id, seat, self.channel):
+            if await self.svc._in_db(self.store.leave, live.id, seat, self.channel,
+                                     self._notice(live, seat)):
                 await self._publish([message(live.id, seat, "left")])
 
     # --- the others' -----------------------------------------------------------------------------
