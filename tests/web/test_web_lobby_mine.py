@@ -73,6 +73,8 @@ def test_your_games_without_the_mine_endpoint(page: Any, server: ServerProcess, 
     waiting = older[theirs["id"]]
     assert "Columns" in waiting and "you play dark" in waiting
     assert "light to move" in waiting and "your turn" not in waiting
+    hotseat = older[both["id"]]  # this browser holds both seats: not "you play first"
+    assert "Discs" in hotseat and "every seat" in hotseat and "you play first" not in hotseat
     done = older[over["id"]]
     assert "finished: " in done and "[" not in done  # the result in words, no rule ID
     # the link brings this browser back to its seat

@@ -240,7 +240,8 @@ async function yourGames(box, cat) {
       const name = g.seats ? seatName(g, g.to_move) : (catalogGame(g.game) || { seat_names: [] }).seat_names[g.to_move] || t("seat {n}", { n: g.to_move + 1 });
       line = t("{name} to move", { name });
     } else line = "";
-    const you = g.seat_name ? t("you play {seat}", { seat: g.seat_name }) : "";
+    const seats = ((held.find((x) => x.id === g.id) || {}).tokens || []).filter(Boolean).length;
+    const you = seats > 1 ? t("hot seat: you play every seat") : g.seat_name ? t("you play {seat}", { seat: g.seat_name }) : "";
     list.append(el("li", { class: `my-game${g.your_turn ? " your-turn" : ""}${g.over ? " over" : ""}`, "data-id": g.id },
       el("a", { href: `/game/${g.id}`, class: "my-game-link" }, title),
       el("span", { class: "muted" }, [you, tn("{n} move", "{n} moves", g.ply || 0)].filter(Boolean).join(" · ")),
