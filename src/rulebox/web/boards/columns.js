@@ -177,7 +177,7 @@ export function draw(root, ctx) {
           unit.append(svg("rect", { x: ux, y: top, width: UW, height: h, rx: 3, fill: `url(#col-hatch${owner})`, stroke: c.rim, "stroke-width": 2.5, class: `unit blocker p${owner}` }));
           unit.append(svg("text", { x: cx, y: top + h / 2 + 5, class: "unit-label", fill: c.text }, kind));
         }
-        if (level === 5 && kind === "R") unit.append(svg("text", { x: cx + UW / 2 - 2, y: top - 2, class: "star" }, "★"));
+        if (level === 5 && kind === "R") unit.append(svg("text", { x: cx + UW / 2 - 2, y: top - 2, class: "star" }, "★", svg("title", {}, t("a roundel on level 5: it counts at the end"))));
         const isTop = i === stack.length - 1 || (tall && i === stack.length - 2);
         if (isTop && lastPins.has(pin)) {
           // the unit just placed: a gold rim, and it drops in when someone else placed it

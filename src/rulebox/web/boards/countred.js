@@ -86,7 +86,7 @@ export function draw(root, ctx) {
         "data-field": name, "data-kb": name, "aria-label": fieldLabel(name, stack, locked.has(name), stack.length === 2 ? (pos.formed_by || {})[name] : null, ctx),
       });
       g.append(svg("rect", { x, y, width: CELL, height: CELL, fill: light ? "#e9d3a8" : "#c9a46b", class: "sq" }));
-      g.append(svg("text", { x: x + 8, y: y + 18, class: "value" }, String(VALUE[r])));
+      g.append(svg("text", { x: x + 8, y: y + 18, class: "value" }, String(VALUE[r]), svg("title", {}, t("{field} is worth {value}", { field: name, value: VALUE[r] }))));
       if (locked.has(name)) {
         g.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "none", stroke: "#2d5da8", "stroke-width": 4, "stroke-dasharray": "10 6", class: "lock" }));
         g.append(svg("path", { d: `M${x + CELL - 22} ${y + 17} v-5 a6 6 0 0 1 12 0 v5`, fill: "none", stroke: "#2d5da8", "stroke-width": 2.5 }));
