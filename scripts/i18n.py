@@ -133,8 +133,8 @@ def _new_catalog(lang: str) -> Catalog:
 
 def _fix_header(catalog: Catalog, lang: str) -> None:
     catalog.fuzzy = False
-    catalog._num_plurals = NPLURALS[lang]
-    catalog._plural_expr = PLURAL_FORMS[lang].split("plural=", 1)[1].rstrip(";")
+    catalog._num_plurals = NPLURALS[lang]  # type: ignore[assignment]
+    catalog._plural_expr = PLURAL_FORMS[lang].split("plural=", 1)[1].rstrip(";")  # type: ignore[assignment]
     # a fixed revision date: the file changes only when a message does
     catalog.revision_date = catalog.creation_date
 
@@ -203,7 +203,7 @@ def _ids(message: Message) -> list[str]:
 def _strings(message: Message) -> list[str]:
     if isinstance(message.string, (list, tuple)):
         return list(message.string)
-    return [message.string]
+    return [message.string or ""]
 
 
 def key(message: Message) -> tuple[str | None, str]:
@@ -376,7 +376,7 @@ def _literal_text(node: Any) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         parts = [_literal_text(node.left), _literal_text(node.right)]
         found = [p for p in parts if p is not None]
