@@ -139,7 +139,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             options["seed"] = str(args.seed)
         game = game_entry(args.game).cls.new(options)
         seats = make_seats(game.id, game.num_players, args.seat, args.time, default)
-        table = Table(game, seats)
+        # a seed given fixes the computer's choices too: the same command plays the same game
+        table = Table(game, seats) if args.seed is None else Table(game, seats, args.seed)
         loaded = ""
     autosave = saves.Autosave()
     if full_screen:
