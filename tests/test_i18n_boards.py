@@ -23,6 +23,7 @@ from rulebox.core.errors import InvalidMoveError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry, game_ids, new_game
 from rulebox.i18n import catalog_json, ngettext, use_language
+from rulebox.match.table import Seat, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[^\W\d_]{2,}")
@@ -284,3 +285,34 @@ def test_rulebox_play_draws_the_board_in_the_language_asked(
         assert w in out, (w, out)
     found = {w for w in WORD.findall(out) if w.lower() in english}
     assert not found, (found, out)
+
+
+# Count Red, seed 4: the 33rd move makes a three in column B (CR-10), played by a German reader
+COUNT_RED_THREE = (
+    "C2-A3 D3-C4 D1-B4 A1-C3 B3-D3 C3-D2 D3-C3 C4-A2 C4-D4 A2-B3 C3-B2 B3-A4 B1-D1 D2-B1 A3-C3 "
+    "C1-A1 B2-B1 D2-A1 B2-A2 A3-D3 C3-C2 A1-D3 C2-B2 A4-B2 D4-C3 A1-D4 D1-A1 D4-D1 B1-B3 D3-D4 "
+    "C3-D3 B1-C3 B4-B1").split()
+
+
+def test_a_games_announcement_reads_in_each_readers_language_also_after_a_reload() -> None:
+    game = game_entry("countred").cls.new({"seed": "4"})
+    table = Table(game, [Seat.person(), Seat.person()], seed=5)
+    with use_language("de"):  # the mover reads German; the others read their own
+        for move in COUNT_RED_THREE:
+            table.play(table.to_move(), move)
+    [three] = table.announcements()
+    assert three.kind == "bonus_move"
+    expected = {
+        "en": "three in a column: B1, B2, B3 are locked; first earns a bonus move [CR-10]",
+        "de": "Dreier in einer Spalte: B1, B2, B3 sind gesperrt; Erster erhält einen Bonuszug "
+              "[CR-10]",
+        "ru": "тройка в колонке: B1, B2, B3 заблокированы; первый получает дополнительный ход "
+              "[CR-10]",
+    }
+    again = Table.from_json(table.to_json(), [Seat.person(), Seat.person()])
+    [reloaded] = again.announcements()
+    for lang, text in expected.items():
+        with use_language(lang):
+            assert three.shown() == text
+            assert three.to_json()["text"] == text
+            assert reloaded.shown() == text

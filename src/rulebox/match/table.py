@@ -65,7 +65,7 @@ from rulebox.core.errors import RuleboxError, StateError
 from rulebox.core.game import TERMINAL, Game, Outcome
 from rulebox.core.numerals import plain_digits
 from rulebox.core.registry import game_entry
-from rulebox.i18n import N_, _, ngettext, use_language
+from rulebox.i18n import LANGUAGES, N_, _, language, ngettext, use_language
 from rulebox.match.agents import PERSON_NAMES, AgentSpec
 from rulebox.match.announce import announcer, kind_of
 from rulebox.match.clock import Clock
@@ -197,14 +197,19 @@ class Words:
     it in their own language (a saved table, or a server's table read in several): translated
     when :meth:`shown` (``plural`` with ``ngettext`` on the parameter ``n``). Parameters are
     numbers, text that is no language (moves, agent names, an exception's text),
-    :class:`SeatRef` and :class:`SeatList`."""
+    :class:`SeatRef` and :class:`SeatList`. A game's own line (an announcement, made by the
+    game in the current language) is kept as ``said`` in every shipped language, its English as
+    ``msgid`` (:meth:`Table.said`)."""
 
     msgid: str
     params: tuple[tuple[str, Any], ...] = ()
     plural: str = ""
+    said: tuple[tuple[str, str], ...] = ()
 
     def shown(self) -> str:
         """The text in the current language."""
+        if self.said:
+            return dict(self.said).get(language(), self.msgid)
         values = dict(self.params)
         if self.plural:
             text = ngettext(self.msgid, self.plural, int(values.get("n", 1)))
@@ -227,6 +232,8 @@ class Words:
                                "params": {k: value(v) for k, v in self.params}}
         if self.plural:
             out["plural"] = self.plural
+        if self.said:
+            out["said"] = dict(self.said)
         return out
 
     @classmethod
@@ -251,7 +258,9 @@ class Words:
             except (TypeError, ValueError, IndexError, KeyError):
                 return None
             params.append((str(k), v))
-        return cls(data["msgid"], tuple(params), str(data.get("plural") or ""))
+        said = data.get("said")
+        lines = tuple((str(k), str(v)) for k, v in said.items()) if isinstance(said, dict) else ()
+        return cls(data["msgid"], tuple(params), str(data.get("plural") or ""), lines)
 
 
 @dataclass(frozen=True)
@@ -451,6 +460,21 @@ class Table:
         self.events.append(ev)
         return ev
 
+    @staticmethod
+    def said(make: Callable[[], list[str]]) -> list[Words]:
+        """Lines a game makes in the current language (its announcements), made in every shipped
+        language, so that each reader of the table sees them in theirs (issue 23): as
+        :class:`Words` with the English line as the id and each language's in ``said``."""
+        made: dict[str, list[str]] = {}
+        for lang in LANGUAGES:
+            with use_language(lang):
+                made[lang] = list(make())
+        english = made["en"]
+        if any(len(lines) != len(english) for lines in made.values()):
+            return [Words(line) for line in english]  # a hook that says more in one language
+        return [Words(line, said=tuple((lang, made[lang][i]) for lang in LANGUAGES))
+                for i, line in enumerate(english)]
+
     def _words(self, msgid: str | tuple[str, str], **params: Any) -> Words:
         """A table text: ``msgid`` (marked with ``N_``, or :func:`ngettext_noop` for a plural
         on ``n``) and its parameters; ``name``/``who`` given as a seat number are kept as the
@@ -515,8 +539,8 @@ class Table:
         self.draw_offer = None  # a move lets a pending offer lapse
         self._event("move", self._words(N_("{name} plays {move}"), name=p, move=str(move)), p)
         if hook is not None and before is not None:
-            for line in hook(self.game, p, before):
-                self._event(kind_of(line), line, p)
+            for words in self.said(lambda: hook(self.game, p, before)):
+                self._event(kind_of(words.msgid), words, p)
         if self._clock is not None and self.game.current_player() != self._clock[0]:
             self._clock = None
         self._check_end()
