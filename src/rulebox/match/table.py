@@ -465,11 +465,14 @@ class Table:
         """Lines a game makes in the current language (its announcements), made in every shipped
         language, so that each reader of the table sees them in theirs (issue 23): as
         :class:`Words` with the English line as the id and each language's in ``said``."""
-        made: dict[str, list[str]] = {}
-        for lang in LANGUAGES:
+        with use_language("en"):
+            english = list(make())
+        if not english:  # most moves announce nothing: asked once
+            return []
+        made: dict[str, list[str]] = {"en": english}
+        for lang in LANGUAGES[1:]:
             with use_language(lang):
                 made[lang] = list(make())
-        english = made["en"]
         if any(len(lines) != len(english) for lines in made.values()):
             return [Words(line) for line in english]  # a hook that says more in one language
         return [Words(line, said=tuple((lang, made[lang][i]) for lang in LANGUAGES))
