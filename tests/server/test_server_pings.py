@@ -193,3 +193,39 @@ def test_no_pings_when_switched_off(tmp_path: Path) -> None:
                     assert msg["type"] == "state"
             st = httpx.get(f"{srv.url}/api/games/{gid}", timeout=30).json()
             assert st["presence"] == [True, False]
+
+
+def test_the_web_client_answers_the_servers_pings(server: ServerProcess) -> None:
+    """In Chromium: the page answers each ping, so its one socket stays open through many
+    ping intervals (its own pings, every 10 s, would come too late) and its seat online."""
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip(f"{chromium} is missing")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    gid, tokens = create(server)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium),
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            sockets: list[Any] = []
+            sent: list[str] = []
+            closed: list[Any] = []
+
+            def opened(ws: Any) -> None:
+                sockets.append(ws)
+                ws.on("framesent", lambda payload: sent.append(str(payload)))
+                ws.on("close", lambda _ws: closed.append(_ws))
+
+            page.on("websocket", opened)
+            page.goto(f"{server.url}/game/{gid}#t={tokens[0]}")
+            deadline = time.monotonic() + 30
+            while presence(server, gid) != [True, False]:
+                assert time.monotonic() < deadline, "the page's socket did not come"
+                page.wait_for_timeout(100)  # (Playwright's events come while it waits)
+            page.wait_for_timeout((PING * 8 + TIMEOUT) * 1000)  # many pings, each answered
+            assert len(sockets) == 1 and not closed
+            assert sum('"pong"' in s for s in sent) >= 3
+            assert presence(server, gid) == [True, False]
+        finally:
+            browser.close()
