@@ -316,3 +316,44 @@ def test_a_games_announcement_reads_in_each_readers_language_also_after_a_reload
             assert three.shown() == text
             assert three.to_json()["text"] == text
             assert reloaded.shown() == text
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> object:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    from rulebox.server.testing import ServerProcess
+
+    folder = tmp_path_factory.mktemp("i18n-boards-server")
+    srv = ServerProcess(f"sqlite:///{folder / 'rulebox.db'}", log=folder / "server.log",
+                        args=["--moves-per-second", "1000", "--moves-burst", "5000"]).start()
+    yield srv.url
+    srv.stop()
+
+
+def test_the_end_screens_why_is_in_the_readers_language(server_url: str) -> None:
+    import httpx
+
+    with httpx.Client(base_url=server_url, timeout=30) as client:
+        g = client.post("/api/games", json={"game": "columns", "seats": ["human", "human"],
+                                            "hotseat": True}).json()
+        tokens = [s["token"] for s in g["seats"]]
+        rng = random.Random(3)
+        for _n in range(200):
+            st = client.get(f"/api/games/{g['id']}",
+                            headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+            if st["over"]:
+                break
+            token = tokens[st["to_move"]]
+            st = client.get(f"/api/games/{g['id']}",
+                            headers={"Authorization": f"Bearer {token}"}).json()
+            client.post(f"/api/games/{g['id']}/moves", json={"move": rng.choice(st["legal"])},
+                        headers={"Authorization": f"Bearer {token}"})
+        results = {lang: client.get(f"/api/games/{g['id']}?lang={lang}").json()["result"]
+                   for lang in ("en", "ru")}
+    en, ru = results["en"], results["ru"]
+    assert en is not None and ru is not None
+    assert ru["reason"] == en["reason"]  # the stored reason, as saved
+    assert en["why"] == en["reason"] and ru["why"] != en["why"]
+    english = {w.lower() for w in WORD.findall(en["why"])}
+    assert english and not english & {w.lower() for w in WORD.findall(ru["why"])}, ru["why"]

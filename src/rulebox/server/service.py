@@ -1009,8 +1009,10 @@ class GameService:
         return [r.kind == "computer" or i in here for i, r in enumerate(live.records)]
 
     def result_words(self, live: LiveGame) -> dict[str, Any]:
-        """The result's ``text`` (in words, without rule IDs), the deciding ``rule`` and the
-        pieces that decided it (``highlight``, from ``Game.highlights()``)."""
+        """The result's ``text`` (in words, without rule IDs), its ``why`` (the reason with its
+        rule IDs, as the end screen's "Why?" says it), both in the reader's language, the
+        deciding ``rule`` and the pieces that decided it (``highlight``, from
+        ``Game.highlights()``). The result's ``reason`` stays the stored (English) one."""
         table = live.table
         ending = table.ending
         if ending is None:
@@ -1037,7 +1039,7 @@ class GameService:
         if table.game.is_terminal():
             with contextlib.suppress(Exception):  # the end screen never fails on a mark
                 highlight = [str(h) for h in table.game.highlights()]
-        return {"text": text, "rule": found.group(0) if found else None,
+        return {"text": text, "why": shown, "rule": found.group(0) if found else None,
                 "highlight": highlight}
 
     def move_log(self, live: LiveGame, history: list[str] | None

@@ -1003,7 +1003,7 @@ function endScreen(st) {
   box.dataset.version = String(st.version);
   const rule = r.rule || ruleIds(r.reason)[0] || null;
   const why = el("div", { class: "end-rule", id: "end-rule-text", hidden: "" },
-    el("p", {}, r.reason || ""),
+    el("p", {}, r.why || r.reason || ""),
     rule ? button(t("Read rule {rule}", { rule }), "end-rule-open", () => showRules(st.game, rule)) : "");
   const whyBtn = button(t("Why? The rule"), "end-rule", () => {
     why.hidden = !why.hidden;
@@ -1020,7 +1020,7 @@ function endScreen(st) {
   if (!spectator()) actions.append(button(st.rematch ? t("Join the rematch") : (st.seats.length === 1 ? t("Play again") : t("Rematch")), "end-rematch", doRematch, { class: "btn primary" }));
   if (st.ply > 0) actions.append(button(t("Replay the game"), "end-replay", () => startReplay(0)));
   // "Why?" only where it says more than the result above it (a resignation has no rule)
-  if (rule || withoutRuleIds(r.reason || "") !== resultText(st)) actions.append(whyBtn);
+  if (rule || withoutRuleIds(r.why || r.reason || "") !== resultText(st)) actions.append(whyBtn);
   clear(box).append(el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st)), table, actions, why);
   box.hidden = false;
 }
