@@ -208,7 +208,9 @@ class PresenceStore:
                 if rows:
                     conn.execute(text(
                         "INSERT INTO rulebox_presence (game_id, seat, owner, alive_until) "
-                        "VALUES (:g, :s, :o, now() + :t * interval '1 second')"),
+                        "VALUES (:g, :s, :o, now() + :t * interval '1 second') "
+                        "ON CONFLICT (game_id, seat, owner) DO UPDATE "
+                        "SET alive_until = EXCLUDED.alive_until"),
                         [{"g": g, "s": s, "o": owner, "t": ttl} for g, s in sorted(rows)])
             conn.execute(text("DELETE FROM rulebox_presence "
                               "WHERE alive_until < now() - interval '1 minute'"))
