@@ -156,6 +156,8 @@ def test_a_seat_on_one_process_is_online_on_the_other_and_its_leaving_told_once(
             assert notices(seen).count(("joined", 0)) == 1
             for server in (a, b):  # a request to either process says the same
                 assert get(server, gid)["presence"] == [True, True]
+            metrics = httpx.get(b.url + "/metrics", timeout=30).text
+            assert "rulebox_presence_remote_seats 1.0" in metrics  # seat 0, on A
         gone = time.monotonic()
         left = wait_msg(wb, lambda m: ("left", 0) in notices(m), PRESENCE_GRACE + 20)
         assert time.monotonic() - gone >= PRESENCE_GRACE - 0.5  # after the grace period

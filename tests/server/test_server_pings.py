@@ -169,6 +169,8 @@ def test_a_client_that_stops_answering_is_closed_and_its_seat_goes(
         assert "ping" in texts and set(texts) == {"state", "ping"}
         closes = [p for op, p in frames if op == 0x8]
         assert closes and struct.unpack("!H", closes[0][:2])[0] == 4408
+        metrics = httpx.get(server.url + "/metrics", timeout=30).text
+        assert "rulebox_websocket_timeouts_total 1.0" in metrics
         # the client that answers stays: many ping intervals later it is still online
         time.sleep(PING * 6)
         assert presence(server, gid) == [False, True]

@@ -12,7 +12,9 @@
   ``rulebox_jobs_waiting`` (computer turns in the database nobody holds, PostgreSQL),
   ``rulebox_think_wait_seconds`` and ``rulebox_job_wait_seconds`` (histograms of the waits),
   ``rulebox_websocket_clients``, ``rulebox_live_games`` and ``rulebox_request_seconds`` (a
-  histogram of the request latency by method, route and status).
+  histogram of the request latency by method, route and status),
+  ``rulebox_websocket_timeouts_total`` (sockets closed for not answering a ping) and
+  ``rulebox_presence_remote_seats`` (seats of the games here with sockets on other processes).
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ class Metrics:
         self.latency = Histogram("rulebox_request_seconds", "Seconds to answer a request",
                                  ["method", "route", "status"], buckets=LATENCY_BUCKETS,
                                  registry=r)
+        r.register(_Liveness(svc))
         svc.store.listeners.append(self._committed)
         if svc.cluster is not None:
             svc.cluster.on_job_wait.append(self.job_wait.observe)
@@ -129,6 +132,26 @@ class Metrics:
         from prometheus_client import generate_latest
 
         return bytes(generate_latest(self.registry))
+
+
+class _Liveness:
+    """The figures of sockets' liveness and the cluster's presence, read when scraped."""
+
+    def __init__(self, svc: GameService) -> None:
+        self.svc = svc
+
+    def collect(self) -> Any:
+        from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+        from rulebox.server.presence import Liveness
+
+        yield CounterMetricFamily("rulebox_websocket_timeouts", "WebSocket clients this "
+                                  "process closed for not answering a ping",
+                                  value=Liveness.closed)
+        cluster = self.svc.cluster
+        seats = sum(len(s) for s in cluster.presence.remote.values()) if cluster else 0
+        yield GaugeMetricFamily("rulebox_presence_remote_seats", "Seats of the games held "
+                                "here whose sockets are on other processes", value=seats)
 
 
 class MetricsMiddleware:

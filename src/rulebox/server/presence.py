@@ -476,6 +476,8 @@ class Liveness:
     closed within ``every + timeout`` seconds of its last message. ``every`` 0: no pings."""
 
     CLOSE_CODE = 4408
+    closed = 0
+    """Sockets this process closed for not answering (``rulebox_websocket_timeouts_total``)."""
 
     def __init__(self, ws: Any, every: float, timeout: float) -> None:
         self.ws = ws
@@ -520,6 +522,7 @@ class Liveness:
             self.pinged_at = None
 
     async def _close(self) -> None:
+        Liveness.closed += 1
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
