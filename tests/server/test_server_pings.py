@@ -1,6 +1,7 @@
 """The server pings quiet WebSocket clients and closes those that do not answer (issue 20): a
 dead client (a phone gone off the network, a half-open connection) no longer holds its seat
-"online" for ever. Short intervals through ``RULEBOX_WS_PING`` / ``RULEBOX_WS_TIMEOUT``."""
+"online" for ever. Short intervals through ``--ws-ping`` / ``--ws-timeout`` (or the environment's
+``RULEBOX_WS_PING`` / ``RULEBOX_WS_TIMEOUT``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import os
 import queue
 import socket
 import struct
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,8 +35,8 @@ PING, TIMEOUT = 0.5, 1.0
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("pings")
     srv = ServerProcess(f"sqlite:///{folder / 'db.sqlite'}", log=folder / "server.log",
-                        args=["--create-per-minute", "0", "--moves-per-second", "0"],
-                        env={"RULEBOX_WS_PING": str(PING), "RULEBOX_WS_TIMEOUT": str(TIMEOUT)})
+                        args=["--create-per-minute", "0", "--moves-per-second", "0",
+                              "--ws-ping", str(PING), "--ws-timeout", str(TIMEOUT)])
     srv.start()
     yield srv
     srv.stop()
@@ -231,3 +234,18 @@ def test_the_web_client_answers_the_servers_pings(server: ServerProcess) -> None
             assert presence(server, gid) == [True, False]
         finally:
             browser.close()
+
+
+def test_the_ping_settings_come_from_the_environment_and_bad_ones_are_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from rulebox.server.limits import Limits
+
+    monkeypatch.setenv("RULEBOX_WS_PING", "7")
+    monkeypatch.setenv("RULEBOX_WS_TIMEOUT", "3")
+    assert (Limits().ws_ping, Limits().ws_timeout) == (7.0, 3.0)
+    for bad in (["--ws-ping", "-1"], ["--ws-timeout", "0"], ["--ws-ping", "nan"]):
+        proc = subprocess.run([sys.executable, "-m", "rulebox.cli.main", "serve", "--db",
+                               f"sqlite:///{tmp_path / 'db.sqlite'}", *bad],
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 2, (bad, proc.stderr)
+        assert b"--ws-ping is 0 to 3600 seconds" in proc.stderr

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import math
 import os
 import re
 import signal
@@ -68,6 +69,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "loopback names, plus --host when it is a specific address; * for any)")
     lim.add_argument("--think-workers", type=int, default=2, metavar="N",
                      help="processes the computers think in (default 2)")
+    lim.add_argument("--ws-ping", type=float, default=None, metavar="S",
+                     help="seconds a WebSocket client may be quiet before the server pings it "
+                     "(default 20, or RULEBOX_WS_PING; 0: never)")
+    lim.add_argument("--ws-timeout", type=float, default=None, metavar="S",
+                     help="...and seconds it then has to answer before its socket is closed "
+                     "and its seat counts as gone (default 20, or RULEBOX_WS_TIMEOUT)")
     lim.add_argument("--csp-script-extra", default="", metavar="'KEYWORD'",
                      help=argparse.SUPPRESS)  # browser tests only: "'unsafe-eval'"
 
@@ -94,11 +101,19 @@ def run(args: argparse.Namespace) -> int:
         print("--max-time, --max-iterations, --quota and --think-workers must be positive",
               file=sys.stderr)
         return 2
+    sockets = {k: v for k, v in (("ws_ping", getattr(args, "ws_ping", None)),
+                                 ("ws_timeout", getattr(args, "ws_timeout", None)))
+               if v is not None}
+    if any(not math.isfinite(v) or v < 0 or v > 3600 for v in sockets.values()) \
+            or sockets.get("ws_timeout") == 0:
+        print("--ws-ping is 0 to 3600 seconds and --ws-timeout more than 0 to 3600",
+              file=sys.stderr)
+        return 2
     limits = Limits(max_time=args.max_time, max_iterations=args.max_iterations,
                     all_computer=args.all_computer, quota=args.quota,
                     create_per_minute=args.create_per_minute, create_burst=args.create_burst,
                     moves_per_second=args.moves_per_second, moves_burst=args.moves_burst,
-                    expire_after=args.expire_hours * 3600, trusted_hosts=hosts)
+                    expire_after=args.expire_hours * 3600, trusted_hosts=hosts, **sockets)
     url = args.db or default_db_url()
     workers = int(getattr(args, "workers", 1) or 1)
     pubsub = getattr(args, "pubsub", None)

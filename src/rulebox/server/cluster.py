@@ -35,6 +35,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import RuleboxError
+from rulebox.core.numerals import plain_digits
 from rulebox.i18n import _
 from rulebox.match.table import Table
 from rulebox.server.limits import PostgresBuckets, RateLimiter, RedisBuckets, SharedBuckets
@@ -61,7 +62,7 @@ def owner_id() -> str:
 def _pid_gone(holder: str, host: str) -> bool:
     """Whether ``holder`` was a process of this host that no longer exists."""
     parts = holder.split(":")
-    if len(parts) != 3 or parts[0] != host or not parts[1].isdigit():
+    if len(parts) != 3 or parts[0] != host or not plain_digits(parts[1]):
         return False
     pid = int(parts[1])
     if pid == os.getpid():

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from rulebox.core.errors import OptionError
+from rulebox.core.numerals import plain_digits
 from rulebox.i18n import _
 from rulebox.match.agents import AgentSpec
 
@@ -101,7 +102,7 @@ class Limits:
         extra = {"time": f"{seconds:g}"}
         its = spec.get("iterations")
         if its is not None:
-            if not its.isdigit():
+            if not plain_digits(its):
                 raise OptionError(_("iterations= is a whole number"))
             if int(its) > self.max_iterations:
                 if strict:

@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from rulebox.core.numerals import plain_digits
+
 if TYPE_CHECKING:
     from rulebox.server.cluster import Cluster
     from rulebox.server.service import LiveGame
@@ -249,7 +251,7 @@ def parse(payload: str) -> tuple[str, int | None, str | None] | None:
         return None
     if len(parts) == 2 and parts[1] == "p":
         return parts[0], None, None
-    if len(parts) == 4 and parts[1] == "e" and parts[2].isdigit() and parts[3] in KINDS:
+    if len(parts) == 4 and parts[1] == "e" and plain_digits(parts[2]) and parts[3] in KINDS:
         return parts[0], int(parts[2]), parts[3]
     return None
 

@@ -26,6 +26,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from rulebox.core.numerals import plain_digits
 from rulebox.i18n import _
 from rulebox.server.store import Change, Store
 
@@ -44,7 +45,7 @@ OnPresence = Callable[[str, "int | None", "str | None"], None]
 def parse(payload: str) -> tuple[str, int] | None:
     """``(game id, version)`` of a message, or ``None`` for anything else."""
     gid, sep, version = payload.rpartition(":")
-    if not sep or not gid or not version.isdigit() or len(gid) > 32:
+    if not sep or not gid or not plain_digits(version) or len(gid) > 32:
         return None
     return gid, int(version)
 
