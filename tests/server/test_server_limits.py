@@ -53,7 +53,7 @@ def _error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
 def test_agent_settings_are_capped(client: httpx.Client) -> None:
     for spec, word in (("mcts:time=30", "time"), ("mcts:time=3600", "time"),
                        ("mcts:iterations=10000000", "iterations"),
-                       ("mcts:iterations=¹", "iterations"),  # a superscript digit: refused, not a 500
+                       ("mcts:iterations=¹", "iterations"),  # a superscript: refused, not a 500
                        ("computer:hard,time=60", "time")):
         r = client.post("/api/games", json={"game": "columns", "seats": ["human", spec]})
         assert word in _error(r, 400, "bad_seat")["message"], spec
