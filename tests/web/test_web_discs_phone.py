@@ -173,6 +173,8 @@ def test_discs_a_turn_of_each_kind_by_tapping_on_a_phone(phone: Any, server: Ser
     phone.locator(f'[data-hole="{sorted(locks)[0]}"]').tap()
     ply_is(phone, n + 3)
     assert state(phone)["history"][-1] == f"lock {sorted(locks)[0]}"
+    # the position may come first by the socket and its controls with the move's answer
+    phone.wait_for_selector('#controls button[data-move="end"]', state="visible")
     buttons = phone.eval_on_selector_all(
         "#controls button:not([hidden])",
         "ns => ns.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)")
