@@ -5,18 +5,17 @@ it for translation (scripts/i18n.py, docs/LANGUAGES.md)."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from i18n_helpers import tool
 from rulebox.cli.text import plural, yes_words
 from rulebox.core.registry import game_entry
 from rulebox.i18n import catalog_json, use_language
@@ -25,16 +24,6 @@ from rulebox.match.table import Seat, Table
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rulebox_i18n_tool", ROOT / "scripts" / "i18n.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _tool()
 
 
 # --- the shipped catalogues -----------------------------------------------------------------------

@@ -5,19 +5,18 @@ a translated sentence, and ``scripts/i18n.py``'s checkers finding what the audit
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_javascript
 
+from i18n_helpers import play, tool
 from rulebox.cli.board import board_lines
 from rulebox.core.errors import InvalidMoveError
 from rulebox.core.game import Game
@@ -29,27 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rulebox_i18n_tool_boards",
-                                                  ROOT / "scripts" / "i18n.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-tool = _tool()
-
-
-def _play(game_id: str, seed: int, plies: int) -> Game:
-    game = new_game(game_id, {"seed": str(seed)} if game_id != "columns" else {})
-    rng = random.Random(seed)
-    for _n in range(plies):
-        if game.is_terminal():
-            break
-        game.apply(rng.choice(game.legal_moves()))
-    return game
 
 
 def _drawing(game: Game, lang: str) -> list[str]:
@@ -71,7 +51,7 @@ def _vocabulary(lang: str) -> set[str]:
 # --- the terminal's drawings ---------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", sorted(game_ids()))
 def test_the_terminal_drawing_has_no_english_word_in_german_or_russian(game_id: str) -> None:
-    for game in (_play(game_id, 4, 2), _play(game_id, 4, 14)):
+    for game in (play(game_id, 4, 2), play(game_id, 4, 14)):
         english = {w.lower() for line in _drawing(game, "en") for w in WORD.findall(line)}
         for lang in ("de", "ru"):
             own = _vocabulary(lang)
@@ -85,7 +65,7 @@ def test_the_terminal_drawing_has_no_english_word_in_german_or_russian(game_id: 
 
 
 def test_columns_names_its_ranks_in_each_language() -> None:
-    game = _play("columns", 1, 6)
+    game = play("columns", 1, 6)
     assert any(line.lstrip().startswith("rank 3 ") for line in _drawing(game, "en"))
     assert any(line.lstrip().startswith("Reihe 3 ") for line in _drawing(game, "de"))
     assert any(line.lstrip().startswith("ряд 3 ") for line in _drawing(game, "ru"))
@@ -97,7 +77,7 @@ def test_columns_names_its_ranks_in_each_language() -> None:
 
 
 def test_36to1_headings_agree_with_their_numbers() -> None:
-    game = _play("36to1", 2, 0)
+    game = play("36to1", 2, 0)
     heads = {lang: _drawing(game, lang)[0] for lang in ("en", "de", "ru")}
     assert "2 hammers" in heads["en"] and "3 circles" in heads["en"]
     assert "2 Hämmer" in heads["de"] and "4 Ziegel" in heads["de"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from i18n_helpers import play
 from rulebox.cli.board import board_lines, render, text_parts
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
@@ -35,19 +36,10 @@ def _notation(line: str) -> list[str]:
     return re.sub(r"[^\W\d_]{2,}", " ", line).split()
 
 
-def _play(game_id: str, seed: int, plies: int) -> Game:
-    """A game of ``game_id`` after up to ``plies`` seeded random moves."""
-    game = game_entry(game_id).cls.new({"seed": str(seed)})
-    rng = random.Random(seed)
-    for _n in range(plies):
-        if game.is_terminal():
-            break
-        game.apply(rng.choice(game.legal_moves()))
-    return game
 
 
 def _to_end(game_id: str, seed: int) -> Game:
-    return _play(game_id, seed, 100_000)
+    return play(game_id, seed, 100_000)
 
 
 # --- 1. seats by their names ------------------------------------------------------------------
@@ -93,7 +85,7 @@ def test_announcements_name_the_seats() -> None:
 
 @pytest.mark.parametrize("game_id", ["columns", "countred", "discs", "columba"])
 def test_renders_and_endings_name_the_seats(game_id: str) -> None:
-    for game in (_play(game_id, 3, 7), _to_end(game_id, 3)):
+    for game in (play(game_id, 3, 7), _to_end(game_id, 3)):
         with use_language("en"):
             text = game_entry(game_id).render(game, None).plain
         words = text.split("\n", board_lines(game, None))[-1]  # below the drawing
@@ -114,7 +106,7 @@ def test_count_red_explains_with_seat_names() -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_german_and_russian_render_has_no_english_words_below_the_drawing(game_id: str
                                                                           ) -> None:
-    for game in (_play(game_id, 5, 3), _play(game_id, 5, 12), _to_end(game_id, 5)):
+    for game in (play(game_id, 5, 3), play(game_id, 5, 12), _to_end(game_id, 5)):
         with use_language("en"):
             english = game_entry(game_id).render(game, None)
         for lang in ("de", "ru"):
@@ -134,7 +126,7 @@ def test_a_german_and_russian_render_has_no_english_words_below_the_drawing(game
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_terminal_splits_a_render_the_same_in_every_language(game_id: str) -> None:
-    game = _play(game_id, 2, 9)
+    game = play(game_id, 2, 9)
     with use_language("en"):
         n_en = board_lines(game, None)
         en = text_parts(game, None)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +19,9 @@ from rulebox.server.store import Store
 from rulebox.server.testing import (
     ServerProcess,
     drop_schema,
-    free_port,
     fresh_schema,
     postgres_reachable,
+    redis_server,
 )
 
 ws_sync = pytest.importorskip("websockets.sync.client")
@@ -38,28 +37,8 @@ pytestmark = [
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        import redis
-
-        client = redis.Redis(port=port)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with redis_server(tmp_path) as url:
+        yield url
 
 
 def test_a_move_through_one_process_reaches_a_socket_on_the_other_over_redis(
