@@ -25,6 +25,7 @@ import re
 import string
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -277,7 +278,7 @@ def case_problems(catalog: Catalog, lang: str) -> list[str]:
     return out
 
 
-def undeclared_in_code() -> list[str]:
+def undeclared_in_code(files: Iterable[Path] | None = None) -> list[str]:
     """Message ids whose English fills a noun phrase into a placeholder without a case: a
     ``.format(...)`` of a marked message whose argument is a :class:`rulebox.i18n.Noun` (a call
     of ``noun(...)``, or of a function of the same module that answers a ``Noun``, or a name
@@ -285,7 +286,7 @@ def undeclared_in_code() -> list[str]:
     import ast
 
     out: list[str] = []
-    for f in sorted((ROOT / "src" / "rulebox").rglob("*.py")):
+    for f in sorted((ROOT / "src" / "rulebox").rglob("*.py")) if files is None else files:
         text = f.read_text(encoding="utf-8")
         if "Noun" not in text and "noun(" not in text:
             continue
@@ -326,10 +327,78 @@ def undeclared_in_code() -> list[str]:
                         continue
                     for literal in literals:
                         if "{" + kw.arg in literal and kw.arg not in case_fields(literal):
-                            rel = f.relative_to(ROOT)
+                            rel = f.relative_to(ROOT) if ROOT in f.parents else f
                             out.append(f"code: {rel}:{node.lineno}: {literal!r} puts a noun "
                                        f"phrase into {{{kw.arg}}} without its case "
                                        f"({{{kw.arg}:acc}}, ...)")
+    return list(dict.fromkeys(out))  # a function and its module both walk a call
+
+
+GLOSSARY = {lang: ROOT / "docs" / f"glossary.{lang}.md" for lang in ("de", "ru")}
+"""One glossary per language: each term once, with the variants the catalogue must not use."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A variant a glossary rejects: ``pattern`` (a regular expression over a translation),
+    checked only in messages whose English id matches ``where`` (every message when empty)."""
+
+    term: str
+    pattern: str
+    where: str
+
+
+def _cells(row: str) -> list[str]:
+    """A Markdown table row's cells (``\\|`` is a ``|`` inside a cell)."""
+    cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
+    return [c.strip().replace("\\|", "|") for c in cells]
+
+
+def glossary(lang: str, text: str | None = None) -> list[Rejected]:
+    """The rejected variants of ``docs/glossary.<lang>.md`` (its tables: English, the word,
+    rejected variants in backticks, ids they are checked in, source)."""
+    text = GLOSSARY[lang].read_text(encoding="utf-8") if text is None else text
+    out: list[Rejected] = []
+    for row in text.splitlines():
+        if not row.startswith("|") or row.startswith("| ---") or row.startswith("| English"):
+            continue
+        cells = _cells(row)
+        if len(cells) < 4:
+            continue
+        wheres = re.findall(r"`([^`]+)`", cells[3])
+        for pattern in re.findall(r"`([^`]+)`", cells[2]):
+            out.append(Rejected(cells[0], pattern, wheres[0] if wheres else ""))
+    return out
+
+
+def glossary_terms(lang: str, text: str | None = None) -> list[str]:
+    """The English terms of a glossary's rows, in order (each term is listed once)."""
+    text = GLOSSARY[lang].read_text(encoding="utf-8") if text is None else text
+    return [_cells(r)[0] for r in text.splitlines()
+            if r.startswith("|") and not r.startswith(("| ---", "| English"))]
+
+
+def glossary_problems(lang: str, catalog: Catalog | None = None,
+                      rejected: list[Rejected] | None = None) -> list[str]:
+    """Translations of ``lang`` that use a variant its glossary rejects."""
+    catalog = read_catalog(po_path(lang), lang) if catalog is None else catalog
+    rejected = glossary(lang) if rejected is None else rejected
+    compiled = [(r, re.compile(r.pattern), re.compile(r.where, re.I | re.S) if r.where else None)
+                for r in rejected]
+    out: list[str] = []
+    for message in catalog:
+        if not message.id or (message.context or "").startswith("role"):
+            continue
+        ids = _ids(message)
+        for r, pattern, where in compiled:
+            if where is not None and not any(where.search(i) for i in ids):
+                continue
+            for form in _strings(message):
+                m = pattern.search(form)
+                if m:
+                    out.append(f"{lang}: {ids[0]!r}: {form!r} uses {m.group(0)!r}, which the "
+                               f"glossary rejects for {r.term!r}")
+                    break
     return out
 
 
@@ -407,7 +476,8 @@ def problems(lang: str) -> list[str]:
     if not path.exists():
         return [f"{lang}: no {path.relative_to(ROOT)}"]
     catalog = read_catalog(path, lang)
-    out = check_catalog(read_catalog(POT), catalog, lang) + case_problems(catalog, lang)
+    out = (check_catalog(read_catalog(POT), catalog, lang) + case_problems(catalog, lang)
+           + glossary_problems(lang, catalog))
     mo = path.with_suffix(".mo")
     if not mo.exists() or mo.read_bytes() != mo_bytes(path, lang):
         out.append(f"{lang}: {mo.relative_to(ROOT)} is not the compiled .po (run compile)")
