@@ -118,6 +118,7 @@ def test_the_glossary_check_catches_a_rejected_variant() -> None:
     found = tool.glossary_problems("de", catalog)
     assert len(found) == 3
     assert not any("the stack on" in f for f in found)
-    catalog = _catalog("ru", (None, "a card may not cover {where}", "карта не может накрыть {where}"),
+    catalog = _catalog("ru",
+                       (None, "a card may not cover {where}", "карта не может накрыть {where}"),
                        (None, "column {column}", "колонка {column}"))
     assert len(tool.glossary_problems("ru", catalog)) == 2
