@@ -571,12 +571,12 @@ class Columba(Game):
 
     def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
         """Why ``p`` may not place a dovecote on ``k`` (CB-6, CB-9), or ``None``."""
-        size = _("large") if large else _("small")
         where = sq_text(k)
         if self._cote_done:
             return _("you have already placed a dovecote this turn"), "CB-6"
         if self._cotes_left[p][large] == 0:
-            return _("you have no {size} dovecote left").format(size=size), "CB-1"
+            return (_("you have no large dovecote left") if large else
+                    _("you have no small dovecote left")), "CB-1"
         s = self._sq.get(k)
         if s is None:
             return _("a dovecote stands on a pigeon; {where} is empty").format(where=where), "CB-6"
