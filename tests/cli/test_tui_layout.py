@@ -19,6 +19,7 @@ from textual.widgets import Input
 from rulebox.cli.saves import Autosave
 from rulebox.cli.seats import make_seats
 from rulebox.core.registry import game_entry
+from rulebox.i18n import set_language
 from rulebox.match.records import load_record, save_record
 from rulebox.match.table import Table
 from rulebox.tui.app import EndScreen, GameApp, MoveLog, Question, hanging, shorten
@@ -290,6 +291,41 @@ def test_columns_legend_on_screen_and_first_in_the_help() -> None:
             assert panel.index("R roundel") < panel.index("legal moves by piece")
 
     asyncio.run(drive())
+
+
+NOTATION_START = {  # the first line of `notation`, in German and in Russian
+    "columns": ("Die Stäbe heißen a1..d3", "Стержни: a1..d3"),
+    "countred": ("Die Felder heißen A1..D4", "Поля: A1..D4"),
+    "discs": ("Scheiben a1..c3", "Диски a1..c3"),
+    "36to1": ("Die Zellen heißen a1..f6", "Клетки обозначаются a1..f6"),
+    "columba": ("Die Quadrate heißen x,y", "Клетки обозначаются x,y"),
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_notation_help_in_german_and_russian(game_id: str) -> None:
+    """Fault 8: `notation` was English under --lang de and --lang ru in all five games; the
+    moves it shows stay as typed."""
+    english = game_entry(game_id).notation_help.splitlines()
+    for lang, start in zip(("de", "ru"), NOTATION_START[game_id], strict=True):
+        set_language(lang)
+        try:
+            table = make_table(game_id)
+
+            async def drive(table: Table) -> list[str]:
+                app = GameApp(table, time=0.05)
+                async with app.run_test(size=(100, 30)) as pilot:
+                    await settle(app, pilot)
+                    await enter(app, pilot, "notation")
+                    return app.panel
+
+            panel = asyncio.run(drive(table))
+        finally:
+            set_language("en")
+        assert panel[0].startswith(start), (lang, panel[0])
+        assert not set(panel) & set(english[:1])
+        moves = {w for line in english for w in line.split() if re.fullmatch(r"[A-Z]?\w\d\S*", w)}
+        assert moves & words_of(panel)
 
 
 def test_a_resigned_game_is_finished_in_its_record(tmp_path: Path) -> None:
