@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input
 
 from rulebox.cli.seats import make_seats
 from rulebox.core.registry import game_entry
 from rulebox.engine import Engine, engine_language
 from rulebox.i18n import resolve, set_language, use_language
 from rulebox.match.table import Table
-from rulebox.tui.app import EndScreen, GameApp, Question
+from rulebox.tui.app import EndScreen, GameApp, MoveLog, Question
 
 BASE = {k: v for k, v in os.environ.items()
         if k not in ("RULEBOX_LANG", "LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE")}
@@ -164,14 +164,14 @@ def test_the_full_screen_in_german() -> None:
             box.value = "A1-A1"
             await pilot.press("enter")
             await pilot.pause()
-            shown = str(app.query_one("#msg", Static).render())
+            shown = app.message.plain
             assert shown == "illegal: ein Zug von A1 nach A1 ist kein Zug [CR-3]"
-            log = " ".join(line.text for line in app.query_one("#log", RichLog).lines)
+            log = " ".join(e.plain for e in app.query_one("#log", MoveLog).entries)
             assert "tippe ? für Hilfe und die erlaubten Züge" in log
             box.value = "?"
             await pilot.press("enter")
             await pilot.pause()
-            helptext = str(app.query_one("#helptext", Static).render())
+            helptext = "\n".join(app.panel)
             assert "Befehle:" in helptext and "Esc schließt diese Tafel" in helptext
             box.value = "resign"
             await pilot.press("enter")
