@@ -167,3 +167,20 @@ def test_the_faults_are_found_where_they_are() -> None:
     assert _faults("board", "побеждает тёмный (hard)", "ru", rejected)
     assert _faults("refusal", "illegal: это сила роли architect [CB-15]", "ru", rejected)
     assert not _faults("refusal", "illegal: напишите marshal C x,y [CB-15]", "ru", rejected)
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_every_games_option_and_value_has_a_label_in_the_readers_language(lang: str) -> None:
+    from rulebox.core.options import option_label, option_value_label
+    from rulebox.core.registry import game_ids
+
+    for game_id in game_ids():
+        for spec in game_entry(game_id).cls.option_specs:
+            with use_language(lang):
+                label = option_label(spec.name)
+                values = [option_value_label(str(c)) for c in spec.choices]
+            assert label != spec.name or spec.name == "officia", (game_id, spec.name)
+            assert all(v != c for v, c in zip(values, spec.choices, strict=True) if c != "standard"
+                       or lang == "ru"), (game_id, spec.name, values)
+    with use_language("en"):
+        assert option_label("stack_lift") == "stack_lift"  # English shows what is typed

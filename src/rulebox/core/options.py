@@ -8,7 +8,7 @@ from typing import Any
 
 from rulebox.core.errors import OptionError
 from rulebox.core.rng import SEED_LIMIT, fresh_seed
-from rulebox.i18n import _
+from rulebox.i18n import _, pgettext
 
 
 @dataclass(frozen=True)
@@ -102,3 +102,29 @@ def show_options(specs: tuple[OptionSpec, ...], values: Mapping[str, Any]) -> di
             continue
         shown[key] = spec.show(value) if spec else str(value)
     return shown
+
+
+def option_label(name: str) -> str:
+    """An option's name as the lobby shows it, in the current language (``stack_lift`` ->
+    *Wegziehen vom Stapel*); the name itself is what is typed (``stack_lift=free``) and stays."""
+    return {
+        "first": pgettext("option", "first"), "even": pgettext("option", "even"),
+        "stack_lift": pgettext("option", "stack_lift"), "end": pgettext("option", "end"),
+        "green": pgettext("option", "green"), "grid": pgettext("option", "grid"),
+        "deck": pgettext("option", "deck"), "players": pgettext("option", "players"),
+        "variant": pgettext("option", "variant"), "pond": pgettext("option", "pond"),
+        "officia": pgettext("option", "officia"), "roles": pgettext("option", "roles"),
+        "quiet_limit": pgettext("option", "quiet_limit"), "seed": pgettext("option", "seed"),
+    }.get(name, name)
+
+
+def option_value_label(value: str) -> str:
+    """An option's value as the lobby shows it, in the current language (``kids`` ->
+    *Kinderspiel*); the value itself is what is sent and stays."""
+    return {
+        "continue": pgettext("option value", "continue"),
+        "literal": pgettext("option value", "literal"),
+        "standard": pgettext("option value", "standard"),
+        "random": pgettext("option value", "random"), "seed": pgettext("option value", "seed"),
+        "free": pgettext("option value", "free"), "kids": pgettext("option value", "kids"),
+    }.get(value, value)

@@ -45,6 +45,7 @@ from rulebox.core.errors import (
     StateError,
 )
 from rulebox.core.game import Game
+from rulebox.core.options import option_label, option_value_label
 from rulebox.core.registry import GameEntry, game_entry, game_ids
 from rulebox.i18n import N_, _, language, ngettext, use_language
 from rulebox.match.agents import LOBBY_TIMES, AgentSpec
@@ -311,7 +312,9 @@ class GameService:
                 "seat_names": [entry.seat_name(p) for p in range(max(cls.player_counts))],
                 "options": [
                     {"name": s.name, "default": None if s.default is None else str(s.default),
-                     "help": _(s.help) if s.help else "", "choices": list(s.choices)}
+                     "help": _(s.help) if s.help else "", "choices": list(s.choices),
+                     "label": option_label(s.name),
+                     "choice_labels": [option_value_label(str(c)) for c in s.choices]}
                     for s in cls.option_specs
                 ],
                 "agents": [{"name": e.name,
