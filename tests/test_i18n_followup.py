@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from i18n_helpers import play
 from rulebox.cli.board import board_lines, render, text_parts
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
 from rulebox.i18n import use_language
 from rulebox.match.announce import announcer
 from rulebox.match.table import SeatRef
+from tests.i18n_helpers import play
 
 GAMES = ("columns", "countred", "discs", "36to1", "columba")
 
