@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from i18n_helpers import tool
 from rulebox import i18n
 from rulebox.cli.board import board_lines
 from rulebox.cli.text import notation_lines
@@ -21,6 +20,7 @@ from rulebox.core.registry import game_entry
 from rulebox.i18n import use_language
 from rulebox.match.announce import announcer
 from rulebox.match.table import SeatRef
+from tests.i18n_helpers import tool
 
 GAMES = ("countred", "columns", "discs", "36to1", "columba")
 OPTIONS = {"columba": {"officia": "1", "pond": "1"}}
