@@ -255,7 +255,8 @@ class Engine:
 
     def cmd_agents(self, rest: str, args: list[str]) -> str:
         game_id = self.game.id if self.game is not None else None
-        return "\n".join(f"{e.name} {e.description}" for e in agent_entries(game_id))
+        return "\n".join(f"{e.name} {_(e.description) if e.description else ''}".rstrip()
+                         for e in agent_entries(game_id))
 
     def cmd_quit(self, rest: str, args: list[str]) -> str:
         self.done = True
