@@ -16,6 +16,7 @@ from rulebox import i18n
 from rulebox.cli.board import board_lines
 from rulebox.cli.text import notation_lines
 from rulebox.core.errors import RuleboxError
+from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
 from rulebox.i18n import use_language
 from rulebox.match.announce import announcer
@@ -60,7 +61,7 @@ def _refusals(game_id: str, seed: int, lang: str) -> list[str]:
     rng = random.Random(seed)
     pool: list[str] = []
     game = entry.cls.new({"seed": str(seed), **OPTIONS.get(game_id, {})})
-    positions = []
+    positions: list[Game] = []
     while not game.is_terminal() and len(positions) < 300:
         legal = game.legal_moves()
         pool += [str(m) for m in rng.sample(legal, min(5, len(legal)))]
