@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,24 @@ def choice_option(name: str, default: str, help: str, choices: tuple[str, ...]) 
 
 SEED = int_option("seed", None, "seed for every random choice (drawn at random if omitted)",
                   0, SEED_LIMIT - 1)
+
+
+def option_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """Game options written ``key=value`` (the command line, the engine's ``new``, a diagram
+    line) as text by key: the key trimmed and in lower case, the value as written (trimmed);
+    :func:`parse_options` then checks them against the game. ``OptionError`` for a word
+    without ``=`` or a key, and for a key given twice. The one reader of ``key=value`` words."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key = key.strip().lower()
+        if not eq or not key:
+            raise OptionError(_("options are written key=value, not {pair!r}").format(
+                                  pair=pair[:40]))
+        if key in out:
+            raise OptionError(_("option {key!r} given twice").format(key=key[:40]))
+        out[key] = value.strip()
+    return out
 
 
 def parse_options(
