@@ -335,6 +335,9 @@ class Lobby:
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
                                      or not 0 <= seat < len(live.records)):
                 raise _api_error(400, "bad_seat", _("there is no such seat"))
+            if meta is not None and seat is not None and seat not in free \
+                    and live.records[seat].kind != "computer":
+                raise _api_error(409, "seat_taken", _("someone else took that seat"))
             if meta is None or not free:
                 raise _api_error(409, "game_full", _("every seat of this game is taken"))
             if meta.rated and person.guest:
