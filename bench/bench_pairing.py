@@ -66,10 +66,7 @@ async def pairing_rounds(url: str, players: int, seed: int) -> dict[str, Any]:
 
     rng = random.Random(seed)
     clock = Clock()
-    svc = GameService(Store(url), think_workers=1)
-    if svc._procs is not None:
-        svc._procs.shutdown(wait=True)
-        svc._procs = None
+    svc = GameService(Store(url), think_workers=1, think_in_processes=False)
     lobby = Lobby(svc, clock=clock, tick_seconds=0)
     svc.lobby = lobby
     try:

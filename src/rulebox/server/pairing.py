@@ -52,7 +52,7 @@ class Pairing:
         self.lobby = lobby
 
     def _error(self, status: int, code: str, message: str) -> Exception:
-        from rulebox.server.service import ApiError
+        from rulebox.server.errors import ApiError
 
         return ApiError(status, code, message)
 
@@ -125,7 +125,7 @@ class Pairing:
     # --- pairing --------------------------------------------------------------------------------
     async def match(self, key: str) -> dict[str, Any] | None:
         """Pair ``key``'s waiting entry if someone fits; answers its pairing (or ``None``)."""
-        from rulebox.server.service import _new_id
+        from rulebox.server.live import new_id as _new_id
 
         gid = _new_id()
         pair = await self.lobby.db(self._reserve, key, gid, self.lobby.now())
@@ -212,7 +212,7 @@ class Pairing:
         waiting entries are taken at once (``FOR UPDATE SKIP LOCKED``), sorted by queue and
         rating, and neighbours within range are paired (one transaction); then their games
         are made. Answers how many pairings this round made."""
-        from rulebox.server.service import _new_id
+        from rulebox.server.live import new_id as _new_id
 
         pairs = await self.lobby.db(self._reserve_all, self.lobby.now(), _new_id)
         made = 0
