@@ -119,7 +119,8 @@ def _explain(g: Columba, was: dict[str, Any], why: list[str]) -> None:
         assert by_verb(h) == was["by_verb"]
         gone = {str(m) for m in h.legal_moves()} - {str(m) for m in g.legal_moves()}
         for text in gone:
-            assert g.illegal_reason(g.parse_move(text)).rule in ("CB-2", "CB-6", "CB-7"), text
+            reason = g.illegal_reason(g.parse_move(text))
+            assert reason is not None and reason.rule in ("CB-2", "CB-6", "CB-7"), text
         explained |= set(now) | set(was["by_verb"])
     changed = {v for v in set(now) | set(was["by_verb"]) if now.get(v) != was["by_verb"].get(v)}
     assert changed <= explained, f"unexplained: {changed - explained}"
