@@ -184,8 +184,8 @@ def under_load(url: str, folder: Path, moves: int, open_games: int, waiting: int
                 assert r.status_code in (200, 202), r.text
         # spread the waiters' ratings so far apart that nobody pairs (each is tried every round)
         engine = create_engine(url)
-        with Session(engine) as s, s.begin():
-            for i, row in enumerate(s.query(PairingRow).order_by(PairingRow.player)):
+        with Session(engine) as db, db.begin():
+            for i, row in enumerate(db.query(PairingRow).order_by(PairingRow.player)):
                 row.rating = 1500.0 + 1000.0 * i
                 row.game_id = None
         stop = threading.Event()
