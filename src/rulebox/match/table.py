@@ -50,6 +50,7 @@ What the table owns:
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -385,6 +386,8 @@ class Table:
     version: int = 0
     ending: Ending | None = None
     draw_offer: int | None = None
+    takeback_offer: int | None = None
+    """The seat asking the others to let it take back its last turn (issue 27)."""
     events: list[Event] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
@@ -549,6 +552,7 @@ class Table:
         self.log.append(str(move))
         self._bump()
         self.draw_offer = None  # a move lets a pending offer lapse
+        self.takeback_offer = None
         self.event("move", self.words(N_("{name} plays {move}"), name=p, move=str(move)), p)
         if hook is not None and before is not None:
             for words in self.said(lambda: hook(self.game, p, before)):
@@ -830,6 +834,126 @@ class Table:
         self.event("draw_declined", self.words(said, name=seat), seat)
         return "declined"
 
+    # --- takebacks between people and abandoned games (issue 27) -------------------------------
+    def _takeback_moves(self, seat: int) -> int:
+        """How many moves a takeback of ``seat``'s last turn takes back (the other side's turn
+        after it too); refused with ``no_takeback`` when the table has no takebacks (not two
+        people) or ``seat`` has no turn to take back."""
+        if len(self.seats) != 2 or not all(s.kind == SeatKind.REMOTE for s in self.seats):
+            raise TableError("no_takeback", _("takebacks are between two people at two "
+                                              "screens; against the computer use undo"))
+        movers = self.movers[self.game._undo_floor:]
+        n = len(movers)
+        while n and movers[n - 1] != seat:
+            n -= 1
+        if n == 0:
+            raise TableError("no_takeback", _("you have no move to take back"))
+        while n and movers[n - 1] == seat:
+            n -= 1
+        return len(movers) - n
+
+    def hidden_draw_since(self, count: int, tries: int = 3) -> bool:
+        """Whether the last ``count`` moves revealed hidden information: replayed after the
+        unseen cards were shuffled otherwise (``tries`` fixed orders), some seat's view (or the
+        spectators') would differ, or a move would not go. Games without hidden information
+        never do."""
+        if not self.game.has_hidden_information or count == 0:
+            return False
+        moves = list(self.game.history[-count:])
+        views = [json.dumps(self.game.view(p), sort_keys=True, default=str)
+                 for p in [None, *range(self.game.num_players)]]
+        start = self.game.clone()
+        for _i in range(count):
+            start.undo()
+        reshuffle = getattr(start, "reshuffle_unseen", None)
+        if reshuffle is None:
+            return True  # cannot tell: refuse rather than leak
+        for k in range(tries):
+            other = start.clone()
+            reshuffle(random.Random(7919 * (k + 1)))
+            try:
+                for m in moves:
+                    other.apply(str(m))
+            except RuleboxError:
+                return True
+            if [json.dumps(other.view(p), sort_keys=True, default=str)
+                    for p in [None, *range(other.num_players)]] != views:
+                return True
+        return False
+
+    def ask_takeback(self, seat: int) -> str:
+        """``seat`` asks to take back its last turn; the other person answers with
+        :meth:`answer_takeback`. Refused across a hidden draw (``hidden_draw``)."""
+        self._open(seat)
+        count = self._takeback_moves(seat)
+        if self.hidden_draw_since(count):
+            raise TableError("hidden_draw", _("a card or tile was revealed since that move: "
+                                              "it cannot be taken back"))
+        self.takeback_offer = seat
+        self._bump()
+        self.event("takeback_offer",
+                    self.words(N_("{name} asks to take back a move"), name=seat), seat)
+        return "asked"
+
+    def answer_takeback(self, seat: int, accept: bool) -> str:
+        """The other person accepts (the asker's last turn, and the answerer's turn after it,
+        are taken back) or declines; the asker may withdraw (``accept`` false)."""
+        self._open(seat)
+        asker = self.takeback_offer
+        if asker is None or (accept and asker == seat):
+            raise TableError("no_request", _("there is no takeback request to answer"))
+        self.takeback_offer = None
+        if not accept:
+            self._bump()
+            said = (N_("{name} withdraws the takeback request") if asker == seat
+                    else N_("{name} declines the takeback"))
+            self.event("takeback_declined", self.words(said, name=seat), seat)
+            return "declined"
+        count = self._takeback_moves(asker)
+        if self.hidden_draw_since(count):
+            self._bump()
+            raise TableError("hidden_draw", _("a card or tile was revealed since that move: "
+                                              "it cannot be taken back"))
+        for _i in range(count):
+            self.movers.pop()
+            self.game.undo()
+            self.log.append("!undo")
+        self.draw_offer = None
+        self._clock = None
+        self._restart_clock()
+        self.takebacks += 1
+        self._bump()
+        self.event("takeback", self.words(N_("{name} takes back the last turn"),
+                                            name=asker), asker)
+        return "taken"
+
+    def cancel(self) -> Ending:
+        """End a game that has not started (an open game whose creator cancels it): nobody
+        wins, nothing counts (``Ending`` how ``"cancelled"``)."""
+        if self.ending is not None:
+            raise TableError("game_over", _("the game is over"))
+        words = self.words(N_("the game was cancelled before it started"))
+        self.ending = Ending("cancelled", words.shown(), (), words=words)
+        self._bump()
+        self.event("cancelled", words)
+        return self.ending
+
+    def claim_abandoned(self, seat: int, draw: bool) -> Ending:
+        """``seat`` ends the game its opponents left (the server decides that they did): a win
+        of ``seat``'s side, or a draw."""
+        self._open(seat)
+        gone = self.opponents(seat)
+        winners = () if draw else tuple(q for q in range(len(self.seats)) if q not in gone)
+        words = (self.words(N_("{name} calls it a draw: the other side left"), name=seat)
+                 if draw else
+                 self.words(N_("{name} wins: the other side left"), name=seat))
+        self.ending = Ending("abandoned", words.shown(), winners, words=words)
+        self.draw_offer = None
+        self.takeback_offer = None
+        self._bump()
+        self.event("abandoned", words, seat)
+        return self.ending
+
     def agree(self) -> str:
         """End the game in a draw by agreement (both sides agreed; also a table stored with its
         agreement before tables kept endings)."""
@@ -980,6 +1104,7 @@ class Table:
             "ending": self.ending.to_json() if self.ending and self.ending.how != "rules"
             else None,
             "draw_offer": self.draw_offer,
+            "takeback_offer": self.takeback_offer,
             "takebacks": self.takebacks,
             "events": [e.to_json() for e in self.events[-50:]],
             "event_count": len(self.events),
@@ -1010,6 +1135,7 @@ class Table:
             t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()),
                               words=Words.from_json(e.get("words")))
         t.draw_offer = data.get("draw_offer")
+        t.takeback_offer = data.get("takeback_offer")
         if data.get("deal"):
             t.deal = Deal.parse(str(data["deal"]))
         t.arranged = bool(data.get("arranged", False))

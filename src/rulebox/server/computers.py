@@ -77,6 +77,8 @@ class Computers:
 
     def kick(self, live: LiveGame) -> None:
         """Start the computer player task if a computer is to move (call with the lock held)."""
+        if live.waiting:  # an open game starts when its last seat is taken (issue 27)
+            return
         if self.cluster is not None:  # a job in the database, for any process to take
             self.cluster.kick(live)
             return

@@ -61,6 +61,12 @@ class LiveGame:
     def version(self) -> int:
         return self.table.version
 
+    @property
+    def waiting(self) -> bool:
+        """Whether an open game still has a free seat (it starts when the last one is taken,
+        issue 27)."""
+        return any(r.kind == "open" for r in self.records)
+
     def over(self) -> bool:
         """Whether the game has ended, by the rules or at the table."""
         return self.table.over()

@@ -24,14 +24,20 @@ def hash_token(token: str) -> str:
 class SeatRecord:
     """A seat as stored: ``human`` (with its token's hash) or ``computer`` (its agent spec)."""
 
-    kind: str  # "human" | "computer"
+    kind: str  # "human" | "computer" | "open" (a free seat of an open game, issue 27)
     token_hash: str | None = None
     agent: str | None = None
     label: str = "human"
+    name: str | None = None
+    """The player's name (issue 27: accounts and guests); ``None`` for an unnamed seat."""
+    guest: bool = False
 
     def to_record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "token_hash": self.token_hash, "agent": self.agent,
-                "label": self.label}
+        out: dict[str, Any] = {"kind": self.kind, "token_hash": self.token_hash,
+                               "agent": self.agent, "label": self.label}
+        if self.name is not None:
+            out.update(name=self.name, guest=self.guest)
+        return out
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> SeatRecord:
@@ -40,7 +46,8 @@ class SeatRecord:
         if agent and settings:  # stored before agent specs: a name and a settings object
             agent = AgentSpec(str(agent), tuple((str(k), str(v))
                                                 for k, v in settings.items())).label
-        return cls(data["kind"], data.get("token_hash"), agent, data.get("label", data["kind"]))
+        return cls(data["kind"], data.get("token_hash"), agent, data.get("label", data["kind"]),
+                   data.get("name"), bool(data.get("guest", False)))
 
     def seat(self, hotseat: bool, limits: Limits | None = None) -> Seat:
         """The table's seat: a person at this screen (hot-seat) or elsewhere, or the agent

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import RuleboxError
 from rulebox.core.registry import GameEntry, game_entry
@@ -51,6 +52,9 @@ from rulebox.server.seats import SeatRecord, hash_token, resolve_seat
 from rulebox.server.storage import Storage
 from rulebox.server.store import Store
 from rulebox.server.timers import Timers
+
+if TYPE_CHECKING:
+    from rulebox.server.lobby import Lobby
 
 __all__ = ["PRESENCE_GRACE", "ApiError", "GameService", "LiveGame"]
 
@@ -76,6 +80,9 @@ class GameService:
         self.timers = Timers(self.storage, self.limits, self.live, self.broadcast)
         self.attendance = Attendance(self.broadcast)
         self._cluster: ClusterLink | None = None
+        self.lobby: Lobby | None = None
+        """Players, open games, ratings, chat (:mod:`rulebox.server.lobby`; set by
+        ``create_app``): the payload's fields of issue 27."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._closed = False
 
@@ -153,10 +160,13 @@ class GameService:
     # --- creating and loading ------------------------------------------------------------------
     async def create(
         self, game_id: Any, options: Any, seat_specs: Any, hotseat: bool = False,
-        clock: Any = None,
+        clock: Any = None, seat_setup: Callable[[list[SeatRecord]], None] | None = None,
+        new_id: str | None = None,
     ) -> dict[str, Any]:
         """Start a game; answers its id and one token per human seat. ``clock`` is a time
-        control (``"5+3"``, ``"3d"``, :mod:`rulebox.match.clock`) or ``None``."""
+        control (``"5+3"``, ``"3d"``, :mod:`rulebox.match.clock`) or ``None``.
+        ``seat_setup`` may name seats and leave some open (the lobby, issue 27) before the
+        tokens are made; ``new_id`` is the id a pairing reserved (else a new one)."""
         control = self._time_control(clock)
         if not isinstance(game_id, str):
             raise ApiError(400, "unknown_game", _("game must be a game id"))
@@ -195,6 +205,8 @@ class GameService:
         records = [resolve_seat(s, entry.id, self.limits) for s in seat_specs]
         if all(r.kind == "computer" for r in records):
             self._check_all_computer()
+        if seat_setup is not None:
+            seat_setup(records)
         tokens: list[str | None] = []
         for rec in records:
             if rec.kind == "human":
@@ -206,7 +218,7 @@ class GameService:
         table = Table(game, [r.seat(bool(hotseat), self.limits) for r in records],
                       arranged=fixed, deal=seal(game),
                       clock=Clock.new(control, game.num_players) if control else None)
-        live = await self._start(entry, table, records, bool(hotseat))
+        live = await self._start(entry, table, records, bool(hotseat), new_id)
         return {"id": live.id, "game": entry.id,
                 "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
                           for i, (t, s) in enumerate(zip(tokens, records, strict=True))]}
@@ -283,7 +295,10 @@ class GameService:
     # --- what a seat sees ----------------------------------------------------------------------
     def payload(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (:func:`rulebox.server.views.payload`)."""
-        return views.payload(live, seat, self._elsewhere(live))
+        body = views.payload(live, seat, self._elsewhere(live))
+        if self.lobby is not None:  # names, ratings, chat's and the lobby's fields (issue 27)
+            body.update(self.lobby.table_fields(live, seat))
+        return body
 
     def _elsewhere(self, live: LiveGame) -> frozenset[int]:
         """The seats of ``live`` with sockets on other processes of the cluster."""
@@ -300,6 +315,8 @@ class GameService:
         if seat is None:
             raise ApiError(401, "no_token", _("send the seat's token: Authorization: "
                                               "Bearer <token>"))
+        if live.waiting:
+            raise ApiError(409, "not_started", _("the game starts when every seat is taken"))
         return live, seat
 
     async def play(self, gid: str, token: str | None, text: Any, player: Any = None,
@@ -392,7 +409,7 @@ class GameService:
                 table = live.table.rematch(same_deal=bool(same_deal))
             except TableError as e:
                 raise table_error(e) from None
-            records = [SeatRecord(r.kind, r.token_hash, r.agent, r.label) for r in live.records]
+            records = [dataclasses.replace(r) for r in live.records]
             if live.all_computer:
                 self._check_all_computer()
             if not same_deal:  # dealt anew by the operating system's randomness

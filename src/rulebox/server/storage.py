@@ -11,7 +11,7 @@ refused with 409 ``stale`` (:meth:`Storage.overtaken`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -42,6 +42,8 @@ class Storage:
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
+        self.on_stored: list[Callable[[LiveGame], Awaitable[None]]] = []
+        """Called after every stored change, with the game's lock held (issue 27's lobby)."""
 
     async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (a call of the store) in the database's threads."""
@@ -88,7 +90,9 @@ class Storage:
         return LiveGame(gid, entry, table, records, stored.hotseat, rematch=stored.rematch)
 
     def reload(self, live: LiveGame, stored: Any) -> None:
-        """Replace ``live``'s table by the stored one (call with the game's lock held)."""
+        """Replace ``live``'s table by the stored one (call with the game's lock held), and its
+        seats (a seat taken in an open game, issue 27)."""
+        live.records = [SeatRecord.from_record(s) for s in stored.seats]
         live.table = self.table_of(stored, live.records)
         if getattr(stored, "rematch", None):
             live.rematch = stored.rematch
@@ -132,6 +136,7 @@ class Storage:
         except Exception:
             self.restore(live, before)
             raise ApiError(503, "storage", _("the move could not be stored; try again")) from None
+        await self._stored(live)
 
     async def store_state(self, live: LiveGame, before: dict[str, Any]) -> None:
         """Store the table after a change that is not a move (undo, draw, resignation)."""
@@ -147,6 +152,13 @@ class Storage:
             self.restore(live, before)
             raise ApiError(503, "storage", _("the change could not be stored; try again")) \
                 from None
+        await self._stored(live)
+
+    async def _stored(self, live: LiveGame) -> None:
+        """A change of ``live`` is stored: the hooks hear of it (the lobby counts and rates a
+        game that ended before the change is answered, issue 27)."""
+        for hook in self.on_stored:
+            await hook(live)
 
     async def _write_moves(self, item: tuple[Any, ...]) -> None:
         """Store moves; returns once they are committed. Moves of many games that arrive while
