@@ -794,8 +794,9 @@ function seatPerson(st, p) {
   const rating = who.rating === null || who.rating === undefined ? "" : String(Math.round(Number(who.rating.value ?? who.rating)));
   // a computer's level has a rating too (its page: /api/players/computer:easy); its name is its kind
   const name = who.kind === "computer" ? (rating ? who.label : null) : who.name;
-  if (!name) return "";
-  return el("span", { class: "seat-person", "data-player": p },
+  const team = who.team === null || who.team === undefined ? "" : el("span", { class: "seat-team", "data-team": who.team }, t("Team {n}", { n: who.team + 1 }));
+  if (!name) return team;
+  return el("span", { class: "seat-person", "data-player": p }, team,
     who.kind === "computer" ? "" : el("a", { href: `/#/player/${encodeURIComponent(name)}`, class: "seat-person-name" }, name),
     rating ? el("a", { class: "seat-rating", href: `/#/player/${encodeURIComponent(name)}`, title: t("rating") }, rating) : "");
 }

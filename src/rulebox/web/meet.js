@@ -298,11 +298,13 @@ function connectLobby(section) {
     else if (msg.type === "paired" && pairing) paired(msg);
     else if (msg.type === "ping") { try { ws.send(JSON.stringify({ type: "pong" })); } catch { /* closing */ } }
   };
+  let opened = false;
+  ws.onopen = () => { opened = true; };
   ws.onclose = () => {
     if (lobbyWs !== ws) return;
     lobbyWs = null;
-    // polling covers the gap; dial again a little later
-    setTimeout(() => { if (!lobbyWs && section.isConnected) connectLobby(section); }, 3000);
+    // polling covers the gap; dial again a little later (a server without the socket: rarely)
+    setTimeout(() => { if (!lobbyWs && section.isConnected) connectLobby(section); }, opened ? 3000 : 30000);
   };
 }
 
