@@ -7,7 +7,7 @@ import { el, svg, clear, markdown } from "./dom.js";
 import { t, tn, loadLang, chooseLang, currentLang, LANGUAGES } from "./i18n.js";
 import { api } from "./net.js";
 import { identityBox, myName, loggedIn, ensureName } from "./people.js";
-import { meetSection, leaveLobby, openGameFields } from "./meet.js";
+import { meetSection, leaveLobby, openGameFields, bestScores } from "./meet.js";
 import { playerPage } from "./player.js";
 import { talkPanels, drawPeople, addMessages, loadChat } from "./talk.js";
 import {
@@ -173,7 +173,8 @@ async function lobby() {
     mine,
     meet,
     el("section", { class: "lobby" }, el("h1", {}, t("Choose a game")), cards, form),
-    recent);
+    recent,
+    bestScores(cat));
   yourGames(mine, cat);
   api("GET", "/api/games").then((r) => {
     const held = new Set(myGames().map((x) => x.id));

@@ -312,3 +312,19 @@ function connectLobby(section) {
 export function openGameFields(rated) {
   return { open: true, rated: !!rated };
 }
+
+/** 36 to 1's best scores (GET /api/scores/36to1): a solitaire has no opponent, only a list. */
+export function bestScores(cat) {
+  const box = el("section", { class: "best-scores", id: "best-scores", hidden: "" });
+  const title = (cat.games.find((g) => g.id === "36to1") || { title: "36 to 1" }).title;
+  api("GET", "/api/scores/36to1").then((r) => {
+    const scores = (r && r.scores) || [];
+    if (!scores.length || !box.isConnected) return;
+    clear(box).append(el("h2", {}, t("{title}: best scores", { title })),
+      el("ol", { class: "best-scores-list" }, ...scores.map((s) => el("li", {},
+        el("a", { href: `/#/player/${encodeURIComponent(s.name)}` }, s.name), " ",
+        el("a", { class: "muted", href: `/game/${s.game}#watch` }, tn("{n} point", "{n} points", s.score))))));
+    box.hidden = false;
+  }).catch(() => {});
+  return box;
+}

@@ -31,7 +31,7 @@ export function talkPanels(hooks) {
   clearTimeout(claimTimer);
   messages = [];
   seen = new Set();
-  const input = el("input", { id: "chat-input", maxlength: MAX_CHAT, autocomplete: "off", "aria-label": t("Message") });
+  const input = el("input", { id: "chat-input", maxlength: MAX_CHAT, autocomplete: "off", "aria-label": t("Message"), placeholder: t("Message") });
   const form = el("form", { class: "chat-form", id: "chat-form" }, input, el("button", { class: "btn", type: "submit", id: "chat-send" }, t("Send")));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); sendChat(input); });
   return {
