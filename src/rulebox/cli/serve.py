@@ -61,6 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="moves one client may send a second (default 20; 0: no limit)")
     lim.add_argument("--moves-burst", type=int, default=60, metavar="N",
                      help="...this many at once (default 60)")
+    lim.add_argument("--abandon-grace", type=float, default=60.0, metavar="S",
+                     help="seconds every opponent must be gone before a player may claim the "
+                          "game (untimed and timed games; issue 27)")
+    lim.add_argument("--abandon-grace-days", type=float, default=1.0, metavar="D",
+                     help="the same in days for correspondence clocks")
     lim.add_argument("--expire-hours", type=float, default=168.0, metavar="H",
                      help="unfinished games untouched this long end as abandoned (default "
                      "168 = a week; 0: never)")
@@ -113,7 +118,9 @@ def run(args: argparse.Namespace) -> int:
                     all_computer=args.all_computer, quota=args.quota,
                     create_per_minute=args.create_per_minute, create_burst=args.create_burst,
                     moves_per_second=args.moves_per_second, moves_burst=args.moves_burst,
-                    expire_after=args.expire_hours * 3600, trusted_hosts=hosts, **sockets)
+                    expire_after=args.expire_hours * 3600, trusted_hosts=hosts,
+                    abandon_grace=args.abandon_grace,
+                    abandon_grace_days=args.abandon_grace_days, **sockets)
     url = args.db or default_db_url()
     workers = int(getattr(args, "workers", 1) or 1)
     pubsub = getattr(args, "pubsub", None)

@@ -50,6 +50,7 @@ What the table owns:
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -158,6 +159,12 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+LEVEL_WORDS: dict[str, str] = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+                               "best": N_("best")}
+"""The computer's levels (``rulebox.ai.levels``) as a reader says them: a seat played by a
+level reads ``dark (schwer)``; an agent's own name (``mcts``) stays as it is."""
+
+
 @dataclass(frozen=True)
 class SeatRef:
     """A seat as people read it (``dark (mcts)``: the seat's name, then who sits there;
@@ -172,7 +179,8 @@ class SeatRef:
     """``you``, ``person`` or the agent's name."""
 
     def __str__(self) -> str:
-        who = _(self.who) if self.who in ("you", "person") else self.who
+        who = _(self.who) if self.who in ("you", "person") or self.who in LEVEL_WORDS \
+            else self.who
         if not self.seat_name:
             return _("player {n} ({who})").format(n=self.player, who=who)
         return _("{seat} ({who})").format(seat=_(self.seat_name), who=who)
@@ -378,6 +386,8 @@ class Table:
     version: int = 0
     ending: Ending | None = None
     draw_offer: int | None = None
+    takeback_offer: int | None = None
+    """The seat asking the others to let it take back its last turn (issue 27)."""
     events: list[Event] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
@@ -540,6 +550,7 @@ class Table:
         self.log.append(str(move))
         self._bump()
         self.draw_offer = None  # a move lets a pending offer lapse
+        self.takeback_offer = None
         self._event("move", self._words(N_("{name} plays {move}"), name=p, move=str(move)), p)
         if hook is not None and before is not None:
             for words in self.said(lambda: hook(self.game, p, before)):
@@ -821,6 +832,115 @@ class Table:
         self._event("draw_declined", self._words(said, name=seat), seat)
         return "declined"
 
+    # --- takebacks between people and abandoned games (issue 27) -------------------------------
+    def _takeback_moves(self, seat: int) -> int:
+        """How many moves a takeback of ``seat``'s last turn takes back (the other side's turn
+        after it too); refused with ``no_takeback`` when the table has no takebacks (not two
+        people) or ``seat`` has no turn to take back."""
+        if len(self.seats) != 2 or not all(s.kind == SeatKind.REMOTE for s in self.seats):
+            raise TableError("no_takeback", _("takebacks are between two people at two "
+                                              "screens; against the computer use undo"))
+        movers = self.movers[self.game._undo_floor:]
+        n = len(movers)
+        while n and movers[n - 1] != seat:
+            n -= 1
+        if n == 0:
+            raise TableError("no_takeback", _("you have no move to take back"))
+        while n and movers[n - 1] == seat:
+            n -= 1
+        return len(movers) - n
+
+    def hidden_draw_since(self, count: int, tries: int = 3) -> bool:
+        """Whether the last ``count`` moves revealed hidden information: replayed after the
+        unseen cards were shuffled otherwise (``tries`` fixed orders), some seat's view (or the
+        spectators') would differ, or a move would not go. Games without hidden information
+        never do."""
+        if not self.game.has_hidden_information or count == 0:
+            return False
+        moves = list(self.game.history[-count:])
+        views = [json.dumps(self.game.view(p), sort_keys=True, default=str)
+                 for p in [None, *range(self.game.num_players)]]
+        start = self.game.clone()
+        for _i in range(count):
+            start.undo()
+        reshuffle = getattr(start, "reshuffle_unseen", None)
+        if reshuffle is None:
+            return True  # cannot tell: refuse rather than leak
+        for k in range(tries):
+            other = start.clone()
+            reshuffle(random.Random(7919 * (k + 1)))
+            try:
+                for m in moves:
+                    other.apply(str(m))
+            except RuleboxError:
+                return True
+            if [json.dumps(other.view(p), sort_keys=True, default=str)
+                    for p in [None, *range(other.num_players)]] != views:
+                return True
+        return False
+
+    def ask_takeback(self, seat: int) -> str:
+        """``seat`` asks to take back its last turn; the other person answers with
+        :meth:`answer_takeback`. Refused across a hidden draw (``hidden_draw``)."""
+        self._open(seat)
+        count = self._takeback_moves(seat)
+        if self.hidden_draw_since(count):
+            raise TableError("hidden_draw", _("a card or tile was revealed since that move: "
+                                              "it cannot be taken back"))
+        self.takeback_offer = seat
+        self._bump()
+        self._event("takeback_offer",
+                    self._words(N_("{name} asks to take back a move"), name=seat), seat)
+        return "asked"
+
+    def answer_takeback(self, seat: int, accept: bool) -> str:
+        """The other person accepts (the asker's last turn, and the answerer's turn after it,
+        are taken back) or declines; the asker may withdraw (``accept`` false)."""
+        self._open(seat)
+        asker = self.takeback_offer
+        if asker is None or (accept and asker == seat):
+            raise TableError("no_request", _("there is no takeback request to answer"))
+        self.takeback_offer = None
+        if not accept:
+            self._bump()
+            said = (N_("{name} withdraws the takeback request") if asker == seat
+                    else N_("{name} declines the takeback"))
+            self._event("takeback_declined", self._words(said, name=seat), seat)
+            return "declined"
+        count = self._takeback_moves(asker)
+        if self.hidden_draw_since(count):
+            self._bump()
+            raise TableError("hidden_draw", _("a card or tile was revealed since that move: "
+                                              "it cannot be taken back"))
+        for _i in range(count):
+            self.movers.pop()
+            self.game.undo()
+            self.log.append("!undo")
+        self.draw_offer = None
+        self._clock = None
+        self._restart_clock()
+        self.takebacks += 1
+        self._bump()
+        self._event("takeback", self._words(N_("{name} takes back the last turn"),
+                                            name=asker), asker)
+        return "taken"
+
+    def claim_abandoned(self, seat: int, draw: bool) -> Ending:
+        """``seat`` ends the game its opponents left (the server decides that they did): a win
+        of ``seat``'s side, or a draw."""
+        self._open(seat)
+        gone = self.opponents(seat)
+        winners = () if draw else tuple(q for q in range(len(self.seats)) if q not in gone)
+        words = (self._words(N_("{name} calls it a draw: the other side left"), name=seat)
+                 if draw else
+                 self._words(N_("{name} wins: the other side left"), name=seat))
+        self.ending = Ending("abandoned", words.shown(), winners, words=words)
+        self.draw_offer = None
+        self.takeback_offer = None
+        self._bump()
+        self._event("abandoned", words, seat)
+        return self.ending
+
     def _agree(self) -> str:
         agreed = self._words(N_("draw by agreement"))
         self.ending = Ending("agreed", agreed.shown(), words=agreed)
@@ -939,6 +1059,8 @@ class Table:
         if self.ending is not None and self.ending.how != "rules":
             rec.result = self.ending.result_line()
             rec.ending = self.ending.reason
+            # resigned, agreed, forfeit: finished as surely as by the rules
+            rec.finished = rec.finished or _now()
         rec.takebacks = self.takebacks
         if self.takebacks:
             rec.log = list(self.log)
@@ -958,6 +1080,7 @@ class Table:
             "ending": self.ending.to_json() if self.ending and self.ending.how != "rules"
             else None,
             "draw_offer": self.draw_offer,
+            "takeback_offer": self.takeback_offer,
             "takebacks": self.takebacks,
             "events": [e.to_json() for e in self.events[-50:]],
             "event_count": len(self.events),
@@ -988,6 +1111,7 @@ class Table:
             t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()),
                               words=Words.from_json(e.get("words")))
         t.draw_offer = data.get("draw_offer")
+        t.takeback_offer = data.get("takeback_offer")
         if data.get("deal"):
             t.deal = Deal.parse(str(data["deal"]))
         t.arranged = bool(data.get("arranged", False))

@@ -75,6 +75,11 @@ class NewGame(_Strict):
                               "a move) or '3d' (days per move, correspondence); none by "
                               "default. A player whose time runs out loses (result.how "
                               "'time')")
+    open: StrictBool = Field(False, description="list the game in the lobby: the other "
+                             "people's seats are free until someone joins (a session needed)")
+    rated: StrictBool = Field(False, description="rate the game when it ends (accounts only)")
+    seat: StrictInt | None = Field(None, ge=0, le=7, description="the creator's seat (the "
+                                   "first person's seat by default)")
 
 
 class SeatToken(BaseModel):
@@ -325,14 +330,16 @@ def _client(request: Request) -> str:
 
 def create_app(db_url: str | None = None, limits: Limits | None = None,
                think_workers: int = 2, csp_script_extra: str = "",
-               pubsub: str | None = None, job_lease: float | None = None) -> FastAPI:
+               pubsub: str | None = None, job_lease: float | None = None,
+               lobby_options: dict[str, Any] | None = None) -> FastAPI:
     """The web application on storage at ``db_url`` (SQLite in the data directory if
     ``None``), within ``limits`` (:class:`rulebox.server.limits.Limits`). ``csp_script_extra``
     adds sources to the Content-Security-Policy's ``script-src`` (browser tests whose driver
     evaluates strings need ``'unsafe-eval'``; never for a real server). On PostgreSQL the
     process is one of a cluster (:mod:`rulebox.server.cluster`): live updates on ``pubsub``
     (``redis://...``, else ``LISTEN``/``NOTIFY``), computer turns as jobs under a lease of
-    ``job_lease`` seconds."""
+    ``job_lease`` seconds. ``lobby_options`` go to :class:`rulebox.server.lobby.Lobby`
+    (tests: a clock, cheap password hashing, no background round)."""
     if not all(w.startswith("'") and w.endswith("'") and w[1:-1].replace("-", "").isalpha()
                for w in csp_script_extra.split()):
         raise ValueError("csp_script_extra is quoted keywords such as 'unsafe-eval'")
@@ -343,6 +350,12 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         from rulebox.server.cluster import attach as attach_cluster
 
         attach_cluster(state["svc"], pubsub, job_lease)
+    from rulebox.server.lobby import Lobby  # issue 27: players, open games, ratings, chat
+
+    lobby = Lobby(state["svc"], **{"abandon_grace": limits.abandon_grace,
+                                   "abandon_grace_correspondence": limits.abandon_grace_days
+                                   * 86400, **(lobby_options or {})})
+    state["svc"].lobby = lobby
     warm = asyncio.Event()
     creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst, name="create")
     changes = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves")
@@ -369,10 +382,12 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         cluster = state["svc"].cluster
         if cluster is not None:
             await cluster.start()
+        lobby.start()
         try:
             yield
             warming.cancel()
         finally:
+            await lobby.close()
             if cluster is not None:
                 await cluster.close()
             await state["svc"].close()
@@ -384,8 +399,22 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         lifespan=lifespan,
     )
 
+    app.state.svc = state["svc"]  # tests reach the service and its lobby
+    app.state.lobby = lobby
+
     def svc() -> GameService:
         return state["svc"]
+
+    async def who(request: Request) -> Any:
+        """The session's person, if the request carries one (issue 27)."""
+        from rulebox.server.lobby_api import check_origin, session_of
+
+        token, cookie = session_of(request)
+        if token is None:
+            return None
+        if cookie:
+            check_origin(request)
+        return await lobby.person(token)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -458,17 +487,24 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         return svc().asset(game[:40], name[:60])
 
     @app.get("/api/games", tags=["games"])
-    async def recent() -> dict[str, Any]:
-        """The most recently played games (to spectate)."""
+    async def recent(open: int = Query(0, ge=0, le=1)) -> dict[str, Any]:
+        """The most recently played games (to spectate); ``?open=1``: the open games of the
+        lobby, with their free seats (docs/SERVER.md)."""
+        if open:
+            return {"games": await svc()._in_db(lobby.open_games)}
         return {"games": await svc()._in_db(svc().store.recent, 20)}
 
     @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS,
               dependencies=[Depends(limit_creation)])
-    async def create(body: NewGame) -> dict[str, Any]:
+    async def create(body: NewGame, request: Request) -> dict[str, Any]:
         """Start a game. The answer holds one secret token per human seat: the bearer of a
-        token plays that seat (``Authorization: Bearer <token>``)."""
-        return await svc().create(body.game, body.options, body.seats, body.hotseat,
-                                  clock=body.clock)
+        token plays that seat (``Authorization: Bearer <token>``). With a session the
+        creator's seat is named; ``open`` lists it in the lobby, ``rated`` rates it."""
+        person = await who(request)
+        if person is None and not (body.open or body.rated or body.seat is not None):
+            return await svc().create(body.game, body.options, body.seats, body.hotseat,
+                                      clock=body.clock)
+        return await lobby.create(body.model_dump(), person)
 
     @app.post("/api/games/mine", tags=["games"], responses=ERRORS)
     async def mine(body: MineIn) -> Response:
@@ -590,6 +626,8 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         finally:
             svc().detach(live, ws)
 
+    from rulebox.server.lobby_api import register as register_lobby  # issue 27
+    register_lobby(app, svc, lambda: lobby, limit_changes)
     from rulebox.server.review import register as register_review  # issue 22
     register_review(app, svc)
     from rulebox.server.metrics import register as register_operations  # issue 20

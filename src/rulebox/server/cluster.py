@@ -78,7 +78,7 @@ def _pid_gone(holder: str, host: str) -> bool:
 
 def reload(svc: GameService, live: LiveGame, stored: Any) -> None:
     """Replace ``live``'s table by the stored one (call with the game's lock held)."""
-    from rulebox.server.service import ApiError
+    from rulebox.server.service import ApiError, SeatRecord
 
     try:
         table = Table.from_json(stored.state, [r.seat(stored.hotseat, svc.limits)
@@ -90,6 +90,7 @@ def reload(svc: GameService, live: LiveGame, stored: Any) -> None:
     if stored.agreed and table.ending is None:
         table._agree()
     live.table = table
+    live.records = [SeatRecord.from_record(r) for r in stored.seats]  # seats taken (issue 27)
     if getattr(stored, "rematch", None):
         live.rematch = stored.rematch
 

@@ -73,6 +73,11 @@ class Limits:
     """A decision of at most this many seconds is short: one think worker is kept for short
     ones (when there are two or more), so a person facing ``easy`` never waits behind long
     searches."""
+    abandon_grace: float = 60.0
+    """Seconds every opponent of a seat must be gone before it may claim the game (issue
+    27; untimed and timed games)..."""
+    abandon_grace_days: float = 1.0
+    """...and days with a correspondence clock."""
     ws_ping: float = field(default_factory=lambda: env_seconds("RULEBOX_WS_PING", 20.0))
     """Seconds a WebSocket client may be quiet before the server sends it
     ``{"type": "ping"}`` (0: never; environment ``RULEBOX_WS_PING``)..."""

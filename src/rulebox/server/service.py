@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import multiprocessing
 import os
@@ -58,6 +59,7 @@ from rulebox.server.worker import worker_init
 
 if TYPE_CHECKING:
     from rulebox.server.cluster import Cluster
+    from rulebox.server.lobby import Lobby
 
 T = TypeVar("T")
 
@@ -122,14 +124,20 @@ def hash_token(token: str) -> str:
 class SeatRecord:
     """A seat as stored: ``human`` (with its token's hash) or ``computer`` (its agent spec)."""
 
-    kind: str  # "human" | "computer"
+    kind: str  # "human" | "computer" | "open" (a free seat of an open game, issue 27)
     token_hash: str | None = None
     agent: str | None = None
     label: str = "human"
+    name: str | None = None
+    """The player's name (issue 27: accounts and guests); ``None`` for an unnamed seat."""
+    guest: bool = False
 
     def to_record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "token_hash": self.token_hash, "agent": self.agent,
-                "label": self.label}
+        out: dict[str, Any] = {"kind": self.kind, "token_hash": self.token_hash,
+                               "agent": self.agent, "label": self.label}
+        if self.name is not None:
+            out.update(name=self.name, guest=self.guest)
+        return out
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> SeatRecord:
@@ -138,7 +146,8 @@ class SeatRecord:
         if agent and settings:  # stored before agent specs: a name and a settings object
             agent = AgentSpec(str(agent), tuple((str(k), str(v))
                                                 for k, v in settings.items())).label
-        return cls(data["kind"], data.get("token_hash"), agent, data.get("label", data["kind"]))
+        return cls(data["kind"], data.get("token_hash"), agent, data.get("label", data["kind"]),
+                   data.get("name"), bool(data.get("guest", False)))
 
     def seat(self, hotseat: bool, limits: Limits | None = None) -> Seat:
         """The table's seat: a person at this screen (hot-seat) or elsewhere, or the agent
@@ -225,6 +234,11 @@ class LiveGame:
         raise ApiError(401, "bad_token", _("this token does not belong to a seat of this game"))
 
 
+def waiting_for_players(live: LiveGame) -> bool:
+    """Whether an open game still has a free seat (it starts when the last one is taken)."""
+    return any(r.kind == "open" for r in live.records)
+
+
 def _table_error(e: TableError) -> ApiError:
     return ApiError(STATUS.get(e.code, 409), e.code, str(e), **e.extra)
 
@@ -237,6 +251,9 @@ class GameService:
     """Creates, loads and plays games; pushes every change to the seats' sockets."""
 
     cluster: Cluster | None = None
+    lobby: Lobby | None = None
+    """Players, open games, ratings, chat (:mod:`rulebox.server.lobby`; set by
+    ``create_app``): the payload's fields of issue 27, and a game's end is rated."""
     """Several processes on one PostgreSQL database (:mod:`rulebox.server.cluster`; set by
     ``create_app``): tables are refreshed from storage, computer turns are jobs there."""
 
@@ -317,7 +334,7 @@ class GameService:
                 "agents": [{"name": e.name,
                             "description": _(e.description) if e.description else ""}
                            for e in agent_entries(gid)],
-                "notation": entry.notation_help,
+                "notation": entry.notation_text(),
             })
         return {"games": games, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
                 "level_times": {k: LOBBY_TIMES[k] for k in LEVELS}}
@@ -333,7 +350,7 @@ class GameService:
         except (FileNotFoundError, OSError, ModuleNotFoundError):
             text = f"# {entry.title}\n\n(The rules text of this game is not written yet.)\n"
         return {"game": entry.id, "title": entry.title, "text": text,
-                "notation": entry.notation_help}
+                "notation": entry.notation_text()}
 
     def asset(self, game_id: str, name: str) -> Any:
         """A JSON data file shipped in a game's package (its printed components)."""
@@ -357,10 +374,13 @@ class GameService:
     # --- creating and loading ------------------------------------------------------------------
     async def create(
         self, game_id: Any, options: Any, seat_specs: Any, hotseat: bool = False,
-        clock: Any = None,
+        clock: Any = None, seat_setup: Callable[[list[SeatRecord]], None] | None = None,
+        new_id: str | None = None,
     ) -> dict[str, Any]:
         """Start a game; answers its id and one token per human seat. ``clock`` is a time
-        control (``"5+3"``, ``"3d"``, :mod:`rulebox.match.clock`) or ``None``."""
+        control (``"5+3"``, ``"3d"``, :mod:`rulebox.match.clock`) or ``None``.
+        ``seat_setup`` may name seats and leave some open (the lobby, issue 27) before the
+        tokens are made; ``new_id`` is the id a pairing reserved (else a new one)."""
         control = self._time_control(clock)
         if not isinstance(game_id, str):
             raise ApiError(400, "unknown_game", _("game must be a game id"))
@@ -399,6 +419,8 @@ class GameService:
         records = [resolve_seat(s, entry.id, self.limits) for s in seat_specs]
         if all(r.kind == "computer" for r in records):
             self._check_all_computer()
+        if seat_setup is not None:
+            seat_setup(records)
         tokens: list[str | None] = []
         for rec in records:
             if rec.kind == "human":
@@ -410,7 +432,7 @@ class GameService:
         table = Table(game, [r.seat(bool(hotseat), self.limits) for r in records],
                       arranged=fixed, deal=seal(game),
                       clock=Clock.new(control, game.num_players) if control else None)
-        live = await self._start(entry, table, records, bool(hotseat))
+        live = await self._start(entry, table, records, bool(hotseat), new_id)
         return {"id": live.id, "game": entry.id,
                 "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
                           for i, (t, s) in enumerate(zip(tokens, records, strict=True))]}
@@ -568,6 +590,7 @@ class GameService:
             "fairness": self.fairness(live),
             "view": view,
             **self.table_extras(live, seat, history),
+            **(self.lobby.table_fields(live, seat) if self.lobby is not None else {}),
         }
 
     def fairness(self, live: LiveGame) -> dict[str, Any] | None:
@@ -591,6 +614,8 @@ class GameService:
         if seat is None:
             raise ApiError(401, "no_token", _("send the seat's token: Authorization: "
                                               "Bearer <token>"))
+        if waiting_for_players(live):
+            raise ApiError(409, "not_started", _("the game starts when every seat is taken"))
         return live, seat
 
     async def play(self, gid: str, token: str | None, text: Any, player: Any = None,
@@ -683,7 +708,7 @@ class GameService:
                 table = live.table.rematch(same_deal=bool(same_deal))
             except TableError as e:
                 raise _table_error(e) from None
-            records = [SeatRecord(r.kind, r.token_hash, r.agent, r.label) for r in live.records]
+            records = [dataclasses.replace(r) for r in live.records]
             if live.all_computer:
                 self._check_all_computer()
             if not same_deal:  # dealt anew by the operating system's randomness
@@ -728,6 +753,7 @@ class GameService:
         except Exception:
             self._restore(live, before)
             raise ApiError(503, "storage", _("the move could not be stored; try again")) from None
+        await self._stored(live)
 
     async def _store_state(self, live: LiveGame, before: dict[str, Any]) -> None:
         """Store the table after a change that is not a move (undo, draw, resignation)."""
@@ -743,6 +769,13 @@ class GameService:
             self._restore(live, before)
             raise ApiError(503, "storage", _("the change could not be stored; try again")) \
                 from None
+        await self._stored(live)
+
+    async def _stored(self, live: LiveGame) -> None:
+        """A change of ``live`` is stored: tell the lobby (a game that ended is rated before
+        the change is answered)."""
+        if self.lobby is not None:
+            await self.lobby.stored(live)
 
     async def _write_moves(self, item: tuple[Any, ...]) -> None:
         """Store moves; returns once they are committed. Moves of many games that arrive while
@@ -783,6 +816,8 @@ class GameService:
     # --- computer seats -------------------------------------------------------------------------
     def _kick_computers(self, live: LiveGame) -> None:
         """Start the computer player task if a computer is to move (call with the lock held)."""
+        if waiting_for_players(live):  # an open game starts when its last seat is taken
+            return
         if self.cluster is not None:  # a job in the database, for any process to take
             self.cluster.kick(live)
             return
