@@ -1,4 +1,5 @@
-// Where people meet in the lobby (issue 27): the open games (join, cancel your own), a
+// Where people meet in the lobby (issue 27; its elements carry data-pair / data-open, never
+// data-game, which names the game cards of the new-game form): the open games (join, cancel your own), a
 // "Play now" button per game (quick pairing, with a waiting state and Cancel) and the
 // creation of an open game. The list is kept live by the lobby socket (/api/lobby/ws: the
 // list whenever it changes, and `paired` when this browser's queue entry found a game); while
@@ -122,7 +123,7 @@ function openRow(cat, entry) {
     actions.append(open, cancel);
   }
   const opts = optionsText(entry);
-  return el("li", { class: `open-game${mine ? " mine" : ""}`, "data-id": entry.id, "data-game": entry.game },
+  return el("li", { class: `open-game${mine ? " mine" : ""}`, "data-id": entry.id, "data-open": entry.game },
     el("div", { class: "open-head" },
       el("span", { class: "open-title" }, titleOf(cat, entry)),
       el("span", { class: `open-rated ${entry.rated ? "rated" : "casual"}` }, entry.rated ? t("rated") : t("casual")),
@@ -241,12 +242,12 @@ async function leaveQueue() {
 
 /** The "Play now" row of a game: its clock and rated choice and the button. */
 function playNowRow(g) {
-  const clock = el("select", { class: "play-now-clock", "data-game": g.id, "aria-label": t("Clock") },
+  const clock = el("select", { class: "play-now-clock", "data-pair": g.id, "aria-label": t("Clock") },
     ...timeControls().filter(([v]) => v).map(([v, l]) => el("option", { value: v, selected: v === "5+3" ? "" : null }, l)));
-  const rated = el("input", { type: "checkbox", class: "play-now-rated", "data-game": g.id, checked: loggedIn() ? "" : null, disabled: loggedIn() ? null : "" });
-  const btn = el("button", { class: "btn primary play-now", type: "button", "data-game": g.id }, t("Play now"));
+  const rated = el("input", { type: "checkbox", class: "play-now-rated", "data-pair": g.id, checked: loggedIn() ? "" : null, disabled: loggedIn() ? null : "" });
+  const btn = el("button", { class: "btn primary play-now", type: "button", "data-pair": g.id }, t("Play now"));
   btn.addEventListener("click", () => playNow(g.id, clock.value, rated.checked));
-  return el("li", { class: "play-now-row", "data-game": g.id },
+  return el("li", { class: "play-now-row", "data-pair": g.id },
     el("span", { class: "play-now-title" }, g.title), clock,
     el("label", { class: "play-now-rated-label", title: loggedIn() ? "" : t("Rated games need an account") }, rated, " ", t("rated")), btn);
 }
@@ -316,7 +317,9 @@ export function openGameFields(rated) {
 /** 36 to 1's best scores (GET /api/scores/36to1): a solitaire has no opponent, only a list. */
 export function bestScores(cat) {
   const box = el("section", { class: "best-scores", id: "best-scores", hidden: "" });
-  const title = (cat.games.find((g) => g.id === "36to1") || { title: "36 to 1" }).title;
+  const game = cat.games.find((g) => g.id === "36to1");
+  if (!game) return box;
+  const title = game.title;
   api("GET", "/api/scores/36to1").then((r) => {
     const scores = (r && r.scores) || [];
     if (!scores.length || !box.isConnected) return;

@@ -37,10 +37,12 @@ function changed() { for (const fn of listeners) { try { fn(); } catch (e) { con
 export async function whoAmI(force = false) {
   if (asked && !force) return account;
   asked = true;
+  const before = JSON.stringify(account);
   try {
     const r = await api("GET", "/api/session");
     account = r && r.name ? { name: r.name, guest: !!r.guest } : null;
   } catch { account = null; }
+  if (JSON.stringify(account) !== before) changed(); // what was drawn before the answer
   return account;
 }
 
