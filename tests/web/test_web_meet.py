@@ -382,35 +382,47 @@ def test_the_players_see_the_spectator_count(meet_server: ServerProcess, person:
 
 def test_screenshots(meet_server: ServerProcess, person: Person, tmp_path: Path) -> None:
     """The lobby, a player page and a table with chat, at 1280x800 and 390x844, kept under
-    RULEBOX_SCREENSHOT_DIR when it is set (scripts: docs/WEB.md)."""
+    RULEBOX_SCREENSHOT_DIR when it is set (else under tmp_path)."""
     import os
 
-    folder = os.environ.get("RULEBOX_SCREENSHOT_DIR")
-    a, b, _ = table_of_two(meet_server, person)
-    a, b = mover(a, b)
-    wait_turn(a)
-    play_a_move(a)
-    a.fill("#chat-input", "Good luck!")
-    a.press("#chat-input", "Enter")
-    b.fill("#chat-input", "You too <3")
-    b.press("#chat-input", "Enter")
-    expect(a.locator("#chat-log .chat-text")).to_have_count(2)
+    out = Path(os.environ.get("RULEBOX_SCREENSHOT_DIR") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    a, b = person(), person()
+    names = (fresh("olga"), fresh("pavel"))
+    sign_up(a, meet_server, names[0])
+    sign_up(b, meet_server, names[1])
+    gid = create_open_game(a, "countred", rated=True)
+    join_from_lobby(b, meet_server, gid)
+    first, second = mover(a, b)
+    wait_turn(first)
+    play_a_move(first)
+    first.fill("#chat-input", "Good luck!")
+    first.press("#chat-input", "Enter")
+    second.fill("#chat-input", "You too <3")
+    second.press("#chat-input", "Enter")
+    expect(first.locator("#chat-log .chat-text")).to_have_count(2)
     shots = {"desktop": (1280, 800), "phone": (390, 844)}
     for label, (w, h) in shots.items():
-        a.set_viewport_size({"width": w, "height": h})
+        first.set_viewport_size({"width": w, "height": h})
         # the new panels sit beside the board (desktop) or below it (phone): the board
         # still starts on the first screen
-        board = a.locator("#board").bounding_box()
+        board = first.locator("#board").bounding_box()
         assert board and board["y"] < h / 2
-        out = Path(folder) if folder else tmp_path
-        a.screenshot(path=str(out / f"meet-table-{label}.png"))
-    name = state(a)["players"][0]["name"]
+        first.screenshot(path=str(out / f"meet-table-{label}.png"))
+    wait_turn(second)
+    play_a_move(second)
+    second.click("#resign-btn")
+    expect(first.locator(".rating-change[data-player]").first).to_have_text(re.compile(r"→"))
+    winner = names[0] if first is a else names[1]
+    c = person()
+    lobby(c, meet_server)
+    gid2 = create_open_game_as_guest(c, fresh("quinn"))  # an open game to list
+    assert gid2
     for label, (w, h) in shots.items():
-        a.set_viewport_size({"width": w, "height": h})
-        lobby(a, meet_server)
-        a.wait_for_selector(".play-now")
-        out = Path(folder) if folder else tmp_path
-        a.screenshot(path=str(out / f"meet-lobby-{label}.png"), full_page=True)
-        a.goto(f"{meet_server.url}/#/player/{name}")
-        a.wait_for_selector("#player-page")
-        a.screenshot(path=str(out / f"meet-player-{label}.png"), full_page=True)
+        first.set_viewport_size({"width": w, "height": h})
+        lobby(first, meet_server)
+        expect(first.locator(f'.open-game[data-id="{gid2}"]')).to_be_visible()
+        first.screenshot(path=str(out / f"meet-lobby-{label}.png"), full_page=True)
+        first.goto(f"{meet_server.url}/#/player/{winner}")
+        expect(first.locator(".rating-chart polyline")).to_have_count(1)
+        first.screenshot(path=str(out / f"meet-player-{label}.png"), full_page=True)

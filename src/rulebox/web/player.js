@@ -72,8 +72,14 @@ export function ratingChart(series, cat) {
 
 /** The chart's series from the profile's `history`: per rating key, the value after each rated game. */
 function seriesOf(profile) {
-  return Object.entries(profile.history || {}).map(([game, pts]) => ({
-    game, points: (pts || []).map((p) => ({ value: Number(p.value), deviation: Number(p.deviation || 0), at: p.at })) }));
+  return Object.entries(profile.history || {}).map(([game, pts]) => {
+    const points = (pts || []).map((p) => ({ value: Number(p.value), deviation: Number(p.deviation || 0), at: p.at }));
+    // the line starts at the rating before the first game shown, where the list of games has it
+    const first = (profile.recent || []).filter((g) => g.game === game && g.before !== null && g.before !== undefined)
+      .sort((x, y) => x.ended_at - y.ended_at)[0];
+    if (first && points.length && first.ended_at <= points[0].at + 1000) points.unshift({ value: Number(first.before), deviation: 0, at: null });
+    return { game, points };
+  });
 }
 
 function ratingRows(profile, cat) {

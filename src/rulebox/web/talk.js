@@ -91,7 +91,7 @@ function drawChat() {
       el("span", { class: "chat-from" }, from), el("span", { class: "chat-text" }, String(m.text ?? "")));
     if (m.name && m.name !== me) {
       const b = el("button", { class: "mute-btn", type: "button", title: t("Mute {name}", { name: m.name }),
-        "aria-label": t("Mute {name}", { name: m.name }), "data-mute": m.name }, "🔇");
+        "aria-label": t("Mute {name}", { name: m.name }), "data-mute": m.name }, t("mute"));
       b.addEventListener("click", () => mute(m.name, true));
       line.append(b);
     }
