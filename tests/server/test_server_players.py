@@ -14,14 +14,15 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-httpx = pytest.importorskip("httpx")
+pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+import httpx
+from fastapi.testclient import TestClient
 
-from rulebox.server.app import create_app  # noqa: E402
-from rulebox.server.limits import Limits  # noqa: E402
-from rulebox.server.players import Passwords  # noqa: E402
-from rulebox.server.testing import drop_schema, fresh_schema, postgres_reachable  # noqa: E402
+from rulebox.server.app import create_app
+from rulebox.server.limits import Limits
+from rulebox.server.players import Passwords
+from rulebox.server.testing import drop_schema, fresh_schema, postgres_reachable
 
 PG = os.environ.get("RULEBOX_TEST_POSTGRES_URL")
 ORIGIN = {"Origin": "http://localhost"}

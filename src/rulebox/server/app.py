@@ -29,9 +29,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebox.core.registry import game_ids
 from rulebox.i18n import LANGUAGES, _, catalog_json, negotiate, normalize, use_language
+from rulebox.server import views
+from rulebox.server.cluster import Cluster
+from rulebox.server.cluster import attach as attach_cluster
+from rulebox.server.errors import ApiError
 from rulebox.server.limits import Limits, RateLimiter
 from rulebox.server.presence import Liveness
-from rulebox.server.service import ApiError, GameService
+from rulebox.server.service import GameService
 from rulebox.server.store import Store
 
 MAX_BODY = 64 * 1024
@@ -346,10 +350,9 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     limits = limits or Limits()
     state: dict[str, GameService] = {
         "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits)}
+    cluster: Cluster | None = None
     if not state["svc"].store.is_sqlite:  # several processes may share the database
-        from rulebox.server.cluster import attach as attach_cluster
-
-        attach_cluster(state["svc"], pubsub, job_lease)
+        cluster = attach_cluster(state["svc"], pubsub, job_lease)
     from rulebox.server.lobby import Lobby  # issue 27: players, open games, ratings, chat
 
     lobby = Lobby(state["svc"], **{"abandon_grace": limits.abandon_grace,
@@ -359,8 +362,8 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     warm = asyncio.Event()
     creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst, name="create")
     changes = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves")
-    if state["svc"].cluster is not None:  # one limit for all the processes
-        state["svc"].cluster.share(creations, changes)
+    if cluster is not None:  # one limit for all the processes
+        cluster.share(creations, changes)
 
     async def limit_creation(request: Request) -> None:
         wait = await creations.wait(_client(request))
@@ -379,7 +382,6 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         warming = asyncio.get_running_loop().create_task(state["svc"].warm())
         warming.add_done_callback(lambda _task: warm.set())  # /readyz
-        cluster = state["svc"].cluster
         if cluster is not None:
             await cluster.start()
         lobby.start()
@@ -484,15 +486,16 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     async def asset(game: str, name: str) -> Response:
         """A public data file of a game's package (e.g. Columba's card faces, ``deck.json``):
         the printed components, never a game's state (a shuffled order is state, not a file)."""
-        return svc().asset(game[:40], name[:60])
+        return Response(views.asset(game[:40], name[:60]), media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/games", tags=["games"])
     async def recent(open: int = Query(0, ge=0, le=1)) -> dict[str, Any]:
         """The most recently played games (to spectate); ``?open=1``: the open games of the
         lobby, with their free seats (docs/SERVER.md)."""
         if open:
-            return {"games": await svc()._in_db(lobby.open_games)}
-        return {"games": await svc()._in_db(svc().store.recent, 20)}
+            return {"games": await svc().in_db(lobby.open_games)}
+        return {"games": await svc().recent(20)}
 
     @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS,
               dependencies=[Depends(limit_creation)])
@@ -504,7 +507,8 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         if person is None and not (body.open or body.rated or body.seat is not None):
             return await svc().create(body.game, body.options, body.seats, body.hotseat,
                                       clock=body.clock)
-        return await lobby.create(body.model_dump(), person)
+        result: dict[str, Any] = await lobby.create(body.model_dump(), person)
+        return result
 
     @app.post("/api/games/mine", tags=["games"], responses=ERRORS)
     async def mine(body: MineIn) -> Response:

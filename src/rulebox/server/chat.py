@@ -23,8 +23,8 @@ from rulebox.server.lobby_store import ChatRow, MuteRow
 from rulebox.server.players import name_key
 
 if TYPE_CHECKING:
+    from rulebox.server.live import LiveGame
     from rulebox.server.lobby import Lobby
-    from rulebox.server.service import LiveGame
 
 MAX_CHARS = 500
 BURST = 5
@@ -63,7 +63,7 @@ class Chat:
         self.mutes: dict[str, dict[int, set[str]]] = {}
 
     def _error(self, status: int, code: str, message: str, **extra: Any) -> Exception:
-        from rulebox.server.service import ApiError
+        from rulebox.server.errors import ApiError
 
         return ApiError(status, code, message, **extra)
 

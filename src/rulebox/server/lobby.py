@@ -28,9 +28,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from rulebox.core.registry import game_entry
-from rulebox.i18n import N_, _
+from rulebox.i18n import _
 from rulebox.match.agents import AgentSpec
-from rulebox.match.table import Ending
 from rulebox.server.accounts import Accounts, Person
 from rulebox.server.lobby_store import (
     LobbyGameRow,
@@ -45,7 +44,9 @@ from rulebox.server.ratings import MULTI_POOL, Rating, counts, pool_of, rate
 from rulebox.server.store import GameRow, StaleWrite
 
 if TYPE_CHECKING:
-    from rulebox.server.service import GameService, LiveGame, SeatRecord
+    from rulebox.server.live import LiveGame
+    from rulebox.server.seats import SeatRecord
+    from rulebox.server.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ RATING_CACHE_SECONDS = 30.0
 
 
 def _api_error(status: int, code: str, message: str, **extra: Any) -> Exception:
-    from rulebox.server.service import ApiError
+    from rulebox.server.errors import ApiError
 
     return ApiError(status, code, message, **extra)
 
@@ -122,6 +123,7 @@ class Lobby:
 
     def __post_init__(self) -> None:
         create_tables(self.svc.store.engine)
+        self.svc.storage.on_stored.append(self.stored)
         self.accounts = Accounts(self.svc.store.engine, self.passwords)
         from rulebox.server.chat import Chat
         from rulebox.server.pairing import Pairing
@@ -139,7 +141,7 @@ class Lobby:
         return self.clock()
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self.svc._in_db(fn, *args)
+        return await self.svc.in_db(fn, *args)
 
     def spawn(self, coro: Any) -> None:
         try:
@@ -321,7 +323,8 @@ class Lobby:
 
     async def join(self, gid: str, seat: Any, person: Person | None) -> dict[str, Any]:
         """``POST /api/games/{id}/join``: take a free seat (docs/SERVER.md)."""
-        from rulebox.server.service import ApiError, hash_token
+        from rulebox.server.errors import ApiError
+        from rulebox.server.seats import hash_token
 
         if person is None:
             raise _api_error(401, "no_session", _("sign in or choose a guest name first"))
@@ -335,6 +338,9 @@ class Lobby:
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
                                      or not 0 <= seat < len(live.records)):
                 raise _api_error(400, "bad_seat", _("there is no such seat"))
+            if meta is not None and seat is not None and seat not in free \
+                    and live.records[seat].kind != "computer":
+                raise _api_error(409, "seat_taken", _("someone else took that seat"))
             if meta is None or not free:
                 raise _api_error(409, "game_full", _("every seat of this game is taken"))
             if meta.rated and person.guest:
@@ -358,9 +364,7 @@ class Lobby:
                 await self.db(self._store_join, gid, [r.to_record() for r in records],
                               live.version, version, row, still_open)
             except (StaleWrite, IntegrityError):
-                from rulebox.server.cluster import overtaken
-
-                await overtaken(self.svc, live)
+                await self.svc.storage.overtaken(live)
                 raise _api_error(409, "seat_taken", _("someone else took that seat")) \
                     from None
             except ApiError:
@@ -368,7 +372,7 @@ class Lobby:
             live.records = records
             live.table.version = version
             if not still_open:
-                self.svc._kick_computers(live)
+                self.svc.computers.kick(live)
         await self.svc.broadcast(live)
         return {"id": gid, "seat": at, "token": token}
 
@@ -407,13 +411,9 @@ class Lobby:
                 return {"id": gid, "cancelled": True}
             if not any(r.kind == "open" for r in live.records):
                 raise _api_error(409, "started", _("the game has started"))
-            before = self.svc._snapshot(live)
-            table = live.table
-            words = table._words(N_("the game was cancelled before it started"))
-            table.ending = Ending("cancelled", words.shown(), (), words=words)
-            table._bump()
-            table._event("cancelled", words)
-            await self.svc._store_state(live, before)
+            before = self.svc.storage.snapshot(live)
+            live.table.cancel()
+            await self.svc.storage.store_state(live, before)
             await self.db(self._unlist, gid)
         await self.svc.broadcast(live)
         return {"id": gid, "cancelled": True}

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from rulebox.i18n import _
 from rulebox.server.accounts import SESSION_DAYS, NameTaken, Person, TooManyFailures
+from rulebox.server.errors import ApiError
 from rulebox.server.lobby import Lobby
 from rulebox.server.players import (
     SESSION_PREFIX,
@@ -28,7 +29,7 @@ from rulebox.server.players import (
     check_name,
     check_password,
 )
-from rulebox.server.service import ApiError, GameService
+from rulebox.server.service import GameService
 
 COOKIE = "rulebox_session"
 CHANGING = ("POST", "PUT", "PATCH", "DELETE")

@@ -52,7 +52,7 @@ class Pairing:
         self.lobby = lobby
 
     def _error(self, status: int, code: str, message: str) -> Exception:
-        from rulebox.server.service import ApiError
+        from rulebox.server.errors import ApiError
 
         return ApiError(status, code, message)
 
@@ -125,15 +125,22 @@ class Pairing:
     # --- pairing --------------------------------------------------------------------------------
     async def match(self, key: str) -> dict[str, Any] | None:
         """Pair ``key``'s waiting entry if someone fits; answers its pairing (or ``None``)."""
-        from rulebox.server.service import _new_id
+        from rulebox.server.live import new_id as _new_id
 
         gid = _new_id()
         pair = await self.lobby.db(self._reserve, key, gid, self.lobby.now())
         if pair is None:
             return None
         first, second = pair
-        game = first.queue.split("|")[0]
-        clock = first.queue.split("|")[1]
+        tokens = await self._make(gid, first, second)
+        await self.lobby.watch.send_lobby()
+        seat = 0 if first.player == key else 1
+        return {"status": "paired", "id": gid, "seat": seat, "token": tokens[seat]}
+
+    async def _make(self, gid: str, first: PairingRow, second: PairingRow) -> dict[int, str]:
+        """Make the game of a reserved pairing and give both entries their tokens (on a
+        failure the entries wait again)."""
+        game, clock, _rated = first.queue.split("|")
         rated = first.queue.endswith("|1")
         people = {0: Person(first.player, first.name, False),
                   1: Person(second.player, second.name, False)}
@@ -149,9 +156,7 @@ class Pairing:
             raise
         tokens = {s["player"]: s["token"] for s in created["seats"]}
         await self.lobby.db(self._tokens, gid, first.player, second.player, tokens)
-        await self.lobby.watch.send_lobby()
-        seat = 0 if first.player == key else 1
-        return {"status": "paired", "id": gid, "seat": seat, "token": tokens[seat]}
+        return tokens
 
     async def _guests(self, people: dict[int, Person]) -> dict[int, Person]:
         out = {}
@@ -203,27 +208,47 @@ class Pairing:
                           .values(token=tokens[seat]))
 
     async def tick(self) -> int:
-        """Pair whoever now fits (ranges widen with waiting); drop stale entries. Answers
-        how many pairings this round made."""
-        keys = await self.lobby.db(self._waiting, self.lobby.now())
+        """Pair whoever now fits (ranges widen with waiting) and drop stale entries: the
+        waiting entries are taken at once (``FOR UPDATE SKIP LOCKED``), sorted by queue and
+        rating, and neighbours within range are paired (one transaction); then their games
+        are made. Answers how many pairings this round made."""
+        from rulebox.server.live import new_id as _new_id
+
+        pairs = await self.lobby.db(self._reserve_all, self.lobby.now(), _new_id)
         made = 0
-        for key in keys:
+        for gid, first, second in pairs:
             try:
-                if await self.match(key) is not None:
-                    made += 1
+                await self._make(gid, first, second)
+                made += 1
             except Exception as e:
-                log.warning("rulebox: pairing %s failed: %s", key, e)
+                log.warning("rulebox: the game of a pairing could not be made: %s", e)
+        if made:
+            await self.lobby.watch.send_lobby()
         return made
 
-    def _waiting(self, now: float) -> list[str]:
+    def _reserve_all(self, now: float, new_id: Any
+                     ) -> list[tuple[str, PairingRow, PairingRow]]:
         with Session(self.lobby.engine) as s, s.begin():
             s.execute(delete(PairingRow).where(or_(
                 PairingRow.game_id.is_(None) & (PairingRow.seen < now - STALE),
                 PairingRow.paired_at < now - KEEP_PAIRED)))
-            rows = s.execute(select(PairingRow.player, PairingRow.queue)
-                             .where(PairingRow.game_id.is_(None))
-                             .order_by(PairingRow.since).limit(500)).all()
-        queues: dict[str, int] = {}
-        for _key, queue in rows:
-            queues[queue] = queues.get(queue, 0) + 1
-        return [key for key, queue in rows if queues[queue] > 1]
+            rows = s.execute(select(PairingRow).where(PairingRow.game_id.is_(None))
+                             .order_by(PairingRow.queue, PairingRow.rating)
+                             .limit(5000).with_for_update(skip_locked=True)).scalars().all()
+            pairs: list[tuple[str, PairingRow, PairingRow]] = []
+            i = 0
+            while i + 1 < len(rows):
+                a, b = rows[i], rows[i + 1]
+                if a.queue == b.queue and abs(a.rating - b.rating) <= window(
+                        now - min(a.since, b.since)):
+                    first, second = sorted([a, b], key=lambda r: (r.since, r.player))
+                    gid = new_id()
+                    for seat, row in enumerate((first, second)):
+                        row.game_id, row.seat, row.paired_at = gid, seat, now
+                    pairs.append((gid, first, second))
+                    i += 2
+                else:
+                    i += 1
+            s.flush()
+            s.expunge_all()
+        return pairs

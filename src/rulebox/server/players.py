@@ -105,9 +105,14 @@ class Passwords:
     """argon2id hashing (the library's defaults unless a test asks for cheaper ones)."""
 
     hasher: PasswordHasher
+    _dummy: str | None = None
 
-    def __post_init__(self) -> None:
-        self.dummy = self.hasher.hash(secrets.token_urlsafe(16))
+    @property
+    def dummy(self) -> str:
+        """A hash of a random password, made once (checked when a name is unknown)."""
+        if self._dummy is None:
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        return self._dummy
 
     @classmethod
     def default(cls) -> Passwords:

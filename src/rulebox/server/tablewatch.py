@@ -27,8 +27,8 @@ from rulebox.server.accounts import Person
 from rulebox.server.lobby_store import GoneRow, WatchRow
 
 if TYPE_CHECKING:
+    from rulebox.server.live import LiveGame
     from rulebox.server.lobby import Lobby
-    from rulebox.server.service import LiveGame
 
 WATCH_TTL = 15.0
 
@@ -88,7 +88,7 @@ class TableWatch:
     # --- the round -----------------------------------------------------------------------------
     async def tick(self) -> None:
         svc = self.lobby.svc
-        games = [g for g in list(svc._live.values()) if g.sockets]
+        games = [g for g in list(svc.games) if g.sockets]
         if games:
             before = {g.id: (self.spectators(g), json.dumps(
                 [self.claim_info(g, s) for s in range(len(g.records))])) for g in games}
@@ -131,7 +131,9 @@ class TableWatch:
         if live.hotseat or live.over():
             self.gone.pop(live.id, None)
             return
-        present = self.lobby.svc.presence(live)
+        from rulebox.server.views import presence
+
+        present = presence(live, self.lobby.svc._elsewhere(live))
         people = [i for i, r in enumerate(live.records) if r.kind == "human"]
         away = [i for i in people if not present[i]]
         back = [i for i in people if present[i]]
