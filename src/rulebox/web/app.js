@@ -4,7 +4,12 @@
 // games, the move log in words, clocks, presence, the end screen, settings (docs/WEB.md).
 
 import { el, svg, clear, markdown } from "./dom.js";
-import { t, tn, loadLang, chooseLang, currentLang, langHeader, LANGUAGES } from "./i18n.js";
+import { t, tn, loadLang, chooseLang, currentLang, LANGUAGES } from "./i18n.js";
+import { api } from "./net.js";
+import { identityBox, myName, loggedIn, ensureName } from "./people.js";
+import { meetSection, leaveLobby, openGameFields, bestScores } from "./meet.js";
+import { playerPage } from "./player.js";
+import { talkPanels, drawPeople, addMessages, loadChat } from "./talk.js";
 import {
   tokensFor, storeTokens, storedTokens, myGames, settings, setSetting, formatClock, clockNow,
   timeControls, setFavicon, beep, copyText, withoutRuleIds, ruleIds, notationExample,
@@ -38,24 +43,6 @@ const TOAST_MS = 4000;
 
 // ---------------------------------------------------------------------------------------------
 // helpers
-
-async function api(method, path, body, token) {
-  const headers = { Accept: "application/json", ...langHeader() };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const sep = path.includes("?") ? "&" : "?";
-  const url = `${path}${sep}lang=${encodeURIComponent(currentLang())}`;
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) {
-    const err = new Error((data && data.error && data.error.message) || t("HTTP error {status}", { status: res.status }));
-    err.status = res.status;
-    err.info = data && data.error;
-    throw err;
-  }
-  return data;
-}
 
 let toastTimer = null;
 /** A short message at the top of the page: gone after 4 s, at the next move, or when clicked. */
@@ -148,7 +135,7 @@ function header() {
     el("div", { class: "settings-body" },
       el("label", {}, sound, " ", t("Sound on your turn")),
       el("label", {}, confirmBox, " ", t("Confirm each move before it is sent"))));
-  clear(box).append(el("label", { class: "lang-switch" }, el("span", { class: "sr-only" }, t("Language")), lang), menu);
+  clear(box).append(identityBox(), el("label", { class: "lang-switch" }, el("span", { class: "sr-only" }, t("Language")), lang), menu);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,10 +168,13 @@ async function lobby() {
   }
   const mine = el("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-h" });
   const recent = el("section", { class: "recent" }, el("h2", {}, t("Watch a game")), el("p", { class: "muted" }, t("Loading…")));
+  const meet = meetSection(cat, (gid) => { history.pushState({}, "", `/game/${gid}`); route(); });
   clear(app).append(
     mine,
+    meet,
     el("section", { class: "lobby" }, el("h1", {}, t("Choose a game")), cards, form),
-    recent);
+    recent,
+    bestScores(cat));
   yourGames(mine, cat);
   api("GET", "/api/games").then((r) => {
     const held = new Set(myGames().map((x) => x.id));
@@ -288,7 +278,7 @@ function newGameForm(form, g, cat) {
   const nSel = el("select", { name: "players", id: "players" }, ...counts.map((n) => el("option", { value: n }, tn("{n} player", "{n} players", n))));
   const solo = counts.length === 1 && counts[0] === 1;
   const mode = el("div", { class: "modes", role: "radiogroup", "aria-label": t("How to play") });
-  const modes = solo ? [["solo", t("Play")]] : [["computer", t("Against the computer")], ["hotseat", t("Hot-seat (one screen)")], ["online", t("Online (invite links)")]];
+  const modes = solo ? [["solo", t("Play")]] : [["computer", t("Against the computer")], ["hotseat", t("Hot-seat (one screen)")], ["online", t("Online (invite links)")], ["open", t("Open game (in the lobby)")]];
   let current = modes[0][0];
   const seatsBox = el("div", { class: "seats" });
   for (const [m, label] of modes) {
@@ -303,10 +293,19 @@ function newGameForm(form, g, cat) {
   const levelSel = el("select", { name: "level", id: "level" }, ...cat.levels.map((l) => el("option", { value: l, selected: l === cat.default_level ? "" : null }, levelName(l))));
   const clockSel = el("select", { name: "clock", id: "clock-choice" }, ...timeControls().map(([v, l]) => el("option", { value: v }, l)));
   const clockRow = el("label", { class: "seat-row clock-row" }, el("span", {}, t("Clock")), clockSel);
+  const ratedBox = el("input", { type: "checkbox", id: "rated-choice" });
+  const ratedRow = el("label", { class: "seat-row rated-row", title: t("Rated games need an account") }, ratedBox, " ", t("Rated game"));
   function drawSeats() {
     const n = Number(nSel.value);
     clear(seatsBox);
     if (current === "solo") return;
+    if (current === "open") {
+      // an open game: every seat is a person's, the creator sits first and the others join
+      ratedBox.disabled = !loggedIn();
+      if (!loggedIn()) ratedBox.checked = false;
+      seatsBox.append(el("p", { class: "muted" }, t("The game is listed under Open games until every seat is taken.")), clockRow, ratedRow);
+      return;
+    }
     for (let p = 0; p < n; p++) {
       const name = g.seat_names[p] || t("seat {n}", { n: p + 1 });
       const choices = current === "computer" ? [["human", t("You")], ["computer", t("Computer")]]
@@ -330,21 +329,25 @@ function newGameForm(form, g, cat) {
     const n = Number(nSel.value);
     if (counts.length > 1 && g.options.some((o) => o.name === "players")) options.players = String(n);
     let seats;
+    if (current === "open" && !(await ensureName())) return;
     if (current === "solo") seats = ["human"];
+    else if (current === "open") seats = Array.from({ length: n }, () => "human");
     else seats = [...seatsBox.querySelectorAll("select[data-seat]")].map((s) => (s.value === "computer" ? `computer:${levelSel.value}` : "human"));
     start.disabled = true;
     try {
       const humans = seats.filter((x) => x === "human").length;
       const hotseat = current === "hotseat" || (current === "computer" && humans > 1);
       const body = { game: g.id, options, seats, hotseat };
-      if (current === "online" && clockSel.value) body.clock = clockSel.value;
+      if ((current === "online" || current === "open") && clockSel.value) body.clock = clockSel.value;
+      if (current === "open") Object.assign(body, openGameFields(ratedBox.checked));
       const r = await api("POST", "/api/games", body);
       const tokens = r.seats.map((s) => s.token || null);
       let mine;
-      if (current !== "online") mine = tokens; // every "You" seat plays on this screen
+      if (current === "open") { const i = r.seat ?? tokens.findIndex((x) => x); mine = tokens.map((x, k) => (k === i ? (x || r.token) : null)); }
+      else if (current !== "online") mine = tokens; // every "You" seat plays on this screen
       else { const i = tokens.findIndex((x) => x); mine = tokens.map((x, k) => (k === i ? x : null)); }
       storeTokens(r.id, mine);
-      localStorage.setItem(`rulebox:${r.id}:invites`, JSON.stringify(tokens));
+      if (current !== "open") localStorage.setItem(`rulebox:${r.id}:invites`, JSON.stringify(tokens));
       history.pushState({}, "", `/game/${r.id}`);
       route();
     } catch (e) {
@@ -442,6 +445,7 @@ function connect(gen) {
     // the server pings a quiet socket and closes one that does not answer (docs/SERVER.md)
     if (msg.type === "ping") { try { ws.send(JSON.stringify({ type: "pong" })); } catch { /* closing */ } return; }
     if (msg.type === "state") accept(msg);
+    else if (msg.type === "chat") addMessages(msg.messages || [msg.message || msg]);
   };
   ws.onclose = () => {
     if (gen !== page.gen || page.ws !== ws) return;
@@ -455,6 +459,7 @@ function connect(gen) {
     page.pongDue = 0;
     setConn(true);
     if (page.state) refresh(); // what happened while away
+    loadChat();
   };
 }
 
@@ -569,6 +574,8 @@ function buildGameLayout(state) {
   const waiting = el("div", { class: "waiting", id: "waiting", hidden: "" });
   const end = el("section", { class: "end-screen", id: "end-screen", hidden: "", "aria-labelledby": "end-title" });
   const example = notationExample((catalogGame(state.game) || {}).notation);
+  const talk = talkPanels({ id: state.id, token: () => page.tokens.find((x) => x) || null, state: () => page.state,
+    accept, toast, myName, refresh });
   const side = el("aside", { class: "side", "aria-label": t("The table") },
     el("p", { class: "spectator-tag", id: "spectator", hidden: "" }, t("You are watching this game as a spectator.")),
     el("div", { class: "seats-list", id: "seats" }),
@@ -583,6 +590,7 @@ function buildGameLayout(state) {
       button(t("Replay"), "replay-btn", () => startReplay(0)),
       el("a", { class: "btn", href: "/", id: "lobby-btn" }, t("Lobby"))),
     el("div", { id: "draw-box", class: "draw-box" }),
+    talk.people,
     el("div", { id: "invites" }),
     el("details", { class: "move-entry", id: "move-entry" }, el("summary", {}, t("Type a move")),
       moveForm(example)),
@@ -590,7 +598,8 @@ function buildGameLayout(state) {
     // the log is drawn anew each time: the newest turn alone is read out, by #log-live
     el("div", { class: "moves", id: "moves", role: "log", "aria-live": "off", "aria-labelledby": "moves-h", tabindex: "-1" }),
     el("p", { class: "sr-only", id: "log-live", "aria-live": "polite", "aria-atomic": "true" }),
-    el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }));
+    el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }),
+    talk.chat);
   clear(app).append(el("section", { class: `game game-${state.game}` },
     el("div", { class: "main" }, header, offline, status, waiting, end, news, board, confirmBar, controls), side));
 }
@@ -769,6 +778,7 @@ function seatLine(st, p) {
   return el("div", { class: `seat-line${turn ? " turn" : ""}${thinking ? " thinking" : ""}${st.clock ? " has-clock" : ""}`, "data-player": p },
     el("span", { class: `seat-dot seat-${p}`, "aria-hidden": "true" }),
     el("span", { class: "seat-name" }, `${seatName(st, p)}${you}`),
+    seatPerson(st, p),
     online === null ? "" : el("span", {
       class: `presence ${online ? "on" : "off"}`, role: "img", "data-player": p,
       "aria-label": online ? t("online") : t("offline"), title: online ? t("online") : t("offline"),
@@ -777,6 +787,19 @@ function seatLine(st, p) {
     thinking ? el("span", { class: "thinking-mark", role: "status", "aria-label": t("thinking") }, el("span", { class: "spinner", "aria-hidden": "true" }), t("thinking")) : "",
     turn && !thinking ? el("span", { class: "turn-mark" }, t("to move")) : "",
     st.clock ? el("span", { class: "clock", "data-player": p, role: "timer", "aria-label": t("clock of {name}", { name: seatName(st, p) }) }, "") : "");
+}
+
+/** Who sits at seat p (a person's name, a link to the page, and the rating), if anyone. */
+function seatPerson(st, p) {
+  const who = (Array.isArray(st.players) && st.players[p]) || {};
+  const rating = who.rating === null || who.rating === undefined ? "" : String(Math.round(Number(who.rating.value ?? who.rating)));
+  // a computer's level has a rating too (its page: /api/players/computer:easy); its name is its kind
+  const name = who.kind === "computer" ? (rating ? who.label : null) : who.name;
+  const team = who.team === null || who.team === undefined ? "" : el("span", { class: "seat-team", "data-team": who.team }, t("Team {n}", { n: who.team + 1 }));
+  if (!name) return team;
+  return el("span", { class: "seat-person", "data-player": p }, team,
+    who.kind === "computer" ? "" : el("a", { href: `/#/player/${encodeURIComponent(name)}`, class: "seat-person-name" }, name),
+    rating ? el("a", { class: "seat-rating", href: `/#/player/${encodeURIComponent(name)}`, title: t("rating") }, rating) : "");
 }
 
 function resultText(st) {
@@ -842,6 +865,7 @@ function render() {
   document.getElementById("undo-btn").hidden = !st.can_undo || replaying || st.over;
   document.getElementById("resign-btn").hidden = st.over || replaying || spectator();
   showAnnouncements(st);
+  drawPeople(st, { mine: (p) => !!page.tokens[p], spectator: spectator(), seatName, replaying });
   document.getElementById("replay-btn").hidden = !(st.over && st.ply > 0) || replaying;
   document.getElementById("move-entry").hidden = !myToken(st) || st.over;
   document.getElementById("offline").hidden = !page.lost;
@@ -1019,8 +1043,10 @@ function endScreen(st) {
   else if (!st.hotseat && !spectator()) head = t("You lose");
   else head = r.winners.length > 1 ? t("{names} win", { names: r.winners.map((w) => seatName(st, w)).join(t(" and ")) })
     : t("{names} wins", { names: seatName(st, r.winners[0]) });
-  if (box.dataset.version === String(st.version) && !box.hidden) return;
-  box.dataset.version = String(st.version);
+  // drawn again when the version changes, or when the ratings of a rated game arrive
+  const drawn = `${st.version}:${Array.isArray(st.rating_change) && st.rating_change.some(Boolean) ? "rated" : ""}`;
+  if (box.dataset.version === drawn && !box.hidden) return;
+  box.dataset.version = drawn;
   const rule = r.rule || ruleIds(r.reason)[0] || null;
   const why = el("div", { class: "end-rule", id: "end-rule-text", hidden: "" },
     el("p", {}, r.why || r.reason || ""),
@@ -1029,12 +1055,15 @@ function endScreen(st) {
     why.hidden = !why.hidden;
     whyBtn.setAttribute("aria-expanded", why.hidden ? "false" : "true");
   }, { "aria-expanded": "false", "aria-controls": "end-rule-text" });
+  const changes = Array.isArray(st.rating_change) && st.rating_change.some(Boolean) ? st.rating_change : null;
   const rows = st.seats.map((s, p) => el("tr", { class: r.winners.includes(p) ? "winner" : "" },
     el("th", { scope: "row" }, el("span", { class: `seat-dot seat-${p}`, "aria-hidden": "true" }), " ", seatName(st, p), page.tokens[p] && !st.hotseat ? ` ${t("(you)")}` : ""),
     r.scores ? el("td", {}, String(r.scores[p])) : "",
-    el("td", {}, r.winners.includes(p) ? t("wins") : (r.winners.length ? "" : (st.seats.length > 1 ? t("draw") : "")))));
+    el("td", {}, r.winners.includes(p) ? t("wins") : (r.winners.length ? "" : (st.seats.length > 1 ? t("draw") : ""))),
+    changes ? el("td", { class: "rating-change", "data-player": p }, ratingChangeText(changes[p])) : ""));
   const table = el("table", { class: "score-table", id: "score-table" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Seat")), r.scores ? el("th", { scope: "col" }, t("Score")) : "", el("th", { scope: "col" }, t("Result")))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Seat")), r.scores ? el("th", { scope: "col" }, t("Score")) : "", el("th", { scope: "col" }, t("Result")),
+      changes ? el("th", { scope: "col" }, t("Rating")) : "")),
     el("tbody", {}, ...rows));
   const actions = el("div", { class: "end-actions" });
   if (!spectator()) actions.append(button(st.rematch ? t("Join the rematch") : (st.seats.length === 1 ? t("Play again") : t("Rematch")), "end-rematch", doRematch, { class: "btn primary" }));
@@ -1043,6 +1072,13 @@ function endScreen(st) {
   if (rule || withoutRuleIds(r.why || r.reason || "") !== resultText(st)) actions.append(whyBtn);
   clear(box).append(el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st)), table, actions, why);
   box.hidden = false;
+}
+
+/** "1500 → 1662 (+162)" for a seat's {before, after}, or "" when it was not rated. */
+function ratingChangeText(c) {
+  if (!c) return "";
+  const d = Math.round(c.after) - Math.round(c.before);
+  return `${Math.round(c.before)} → ${Math.round(c.after)} (${d > 0 ? "+" : ""}${d})`;
 }
 
 // --- fair deals (docs/FAIRNESS.md): the commitment shown from the start, checked at the end ------
@@ -1086,7 +1122,7 @@ async function checkDeal(st, out) {
 // objective), and the table's own news (a draw declined, a player left or came back, a flag) ----
 const ANNOUNCED = new Set(["bonus_move", "skipped", "three", "token", "objective", "announcement",
   "agent_error", "draw_declined", "draw_offer", "resigned", "reshuffle",
-  "declined", "joined", "left", "back", "flag"]);
+  "declined", "joined", "left", "back", "flag", "takeback", "takeback_declined"]);
 
 const PRESENCE = new Set(["joined", "left", "back"]);
 
@@ -1169,12 +1205,18 @@ function route() {
   hideToast();
   document.body.classList.remove("replaying");
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9]+)/);
-  if (m) gamePage(m[1]);
-  else { page.gen += 1; closeSocket(); stopTicker(); lobby(); }
+  const who = location.hash.match(/^#\/player\/(.+)$/);
+  if (m) { leaveLobby(); gamePage(m[1]); }
+  else {
+    page.gen += 1; closeSocket(); stopTicker();
+    if (who) { leaveLobby(); loadCatalog().catch(() => null).then((cat) => playerPage(app, decodeURIComponent(who[1]), cat)); }
+    else lobby();
+  }
 }
 
 document.getElementById("toast").addEventListener("click", hideToast);
 window.addEventListener("popstate", route);
+window.addEventListener("hashchange", () => { if (!location.pathname.startsWith("/game/")) route(); });
 document.addEventListener("visibilitychange", () => { if (page.state && document.getElementById("status")) tabSignals(page.state); });
 document.getElementById("home-link").addEventListener("click", (e) => { e.preventDefault(); history.pushState({}, "", "/"); route(); });
 // the catalogue of the player's language first, then the first drawing
