@@ -368,9 +368,6 @@ def test_spectators_chat_among_themselves(meet_server: ServerProcess, person: Pe
     expect(watcher.locator("#chat-log .chat-text")).to_have_text(["nice opening"])
 
 
-@pytest.mark.xfail(strict=True, reason="server: a new spectator's socket changes the count but "
-                   "no state is pushed to the seats (rulebox.server.tablewatch.tick compares the "
-                   "count before and after its round, both taken after the socket came)")
 def test_the_players_see_the_spectator_count(meet_server: ServerProcess, person: Person) -> None:
     a, b, gid = table_of_two(meet_server, person)
     for pg in (a, b):

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 WATCH_TTL = 15.0
 
 
+_NOTHING_SHOWN = (0, "")
+"""What a game's seats saw before any round: no spectators (the claims always differ, so the
+first round that watches a game sends its state once)."""
+
+
 class TableWatch:
     """See the module text."""
 
@@ -50,6 +55,8 @@ class TableWatch:
         self._list = ""
         self._written: set[str] = set()
         self._told: set[tuple[int, str]] = set()
+        self._shown: dict[str, tuple[int, str]] = {}
+        """Per watched game: the spectator count and claims at the last round."""
 
     # --- reading ---------------------------------------------------------------------------------
     def spectators(self, live: LiveGame) -> int:
@@ -90,18 +97,23 @@ class TableWatch:
         svc = self.lobby.svc
         games = [g for g in list(svc.games) if g.sockets]
         if games:
-            before = {g.id: (self.spectators(g), json.dumps(
-                [self.claim_info(g, s) for s in range(len(g.records))])) for g in games}
             if svc.cluster is not None:
                 await self.count_spectators(games)
             for g in games:
                 await self.look_gone(g)
             for g in games:
-                after = (self.spectators(g), json.dumps(
+                # compared with what the last round saw, not with a reading taken in this
+                # round: a spectator's socket that came between two rounds is already in the
+                # first reading, so a before/after pair of this round never saw it change
+                shown = (self.spectators(g), json.dumps(
                     [self.claim_info(g, s) for s in range(len(g.records))]))
-                if after != before[g.id]:
+                if shown != self._shown.get(g.id, _NOTHING_SHOWN):
                     await svc.broadcast(g)
+                self._shown[g.id] = shown
             await self.lobby.chat.tick(games)
+        watched = {g.id for g in games}
+        for gid in [gid for gid in self._shown if gid not in watched]:
+            del self._shown[gid]
         await self.send_lobby()
 
     async def count_spectators(self, games: list[LiveGame]) -> None:
