@@ -556,11 +556,13 @@ function isComputer(st, p) {
 
 function buildGameLayout(state) {
   document.title = t("{title}: rulebox", { title: state.title });
+  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
+  // the title, the status and the connection share one line: the board gets the height
   const header = el("div", { class: "game-head" },
     el("h1", {}, state.title),
+    status,
     el("span", { id: "conn", class: "conn", role: "status" }, "…"));
   const board = el("div", { class: "board-wrap", id: "board" });
-  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
   const news = el("ul", { class: "announcements", id: "announcements", "aria-live": "polite", "aria-label": t("Notices") });
   const controls = el("div", { class: "controls", id: "controls" });
   const offline = el("div", { class: "offline-banner", id: "offline", role: "alert", hidden: "" },
@@ -572,7 +574,6 @@ function buildGameLayout(state) {
   const side = el("aside", { class: "side", "aria-label": t("The table") },
     el("p", { class: "spectator-tag", id: "spectator", hidden: "" }, t("You are watching this game as a spectator.")),
     el("div", { class: "seats-list", id: "seats" }),
-    el("div", { class: "result", id: "result", hidden: "" }),
     el("div", { class: "arranged-note", id: "arranged-note", role: "note", hidden: "" },
       t("Arranged deal: the creator of this game fixed the cards (seed= or deck=).")),
     el("div", { class: "fairness", id: "fairness", hidden: "" }),
@@ -592,7 +593,7 @@ function buildGameLayout(state) {
     el("p", { class: "sr-only", id: "log-live", "aria-live": "polite", "aria-atomic": "true" }),
     el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }));
   clear(app).append(el("section", { class: `game game-${state.game}` },
-    el("div", { class: "main" }, header, offline, status, waiting, end, news, board, confirmBar, controls), side));
+    el("div", { class: "main" }, header, offline, waiting, end, news, board, confirmBar, controls), side));
 }
 
 function button(label, id, fn, attrs = {}) {
@@ -709,7 +710,8 @@ async function doRematch() {
 
 function drawBox(st) {
   const box = clear(document.getElementById("draw-box"));
-  if (st.over && !page.replay && !spectator()) {
+  // the end screen holds Rematch; the side offers it only while the end screen gives way to a replay
+  if (st.over && page.replay && !spectator()) {
     const label = st.rematch ? t("Join the rematch") : (st.seats.length === 1 ? t("Play again") : t("Rematch"));
     box.append(button(label, st.rematch ? "rematch-join" : "rematch-btn", doRematch));
     return;
@@ -827,13 +829,8 @@ function render() {
   const seats = document.getElementById("seats");
   clear(seats).append(...st.seats.map((_, p) => seatLine(st, p)));
   drawClocks();
-  const res = document.getElementById("result");
-  if (st.over) {
-    res.hidden = false;
-    const sc = st.result.scores ? t("score {scores}", { scores: st.result.scores.join(" : ") }) : "";
-    clear(res).append(el("strong", {}, st.result.winners.length ? t("Winner: {names}", { names: st.result.winners.map((w) => seatName(st, w)).join(", ") }) : (st.seats.length === 1 ? t("Lost") : t("Draw"))),
-      sc ? el("span", {}, sc) : "");
-  } else res.hidden = true;
+  // the end is announced once: by the end screen (the status line gives way to it)
+  status.hidden = st.over && !replaying;
   endScreen(st);
   // a fixed deal matters only where there are cards to deal (36 to 1, Columba): elsewhere a
   // seed= changes nothing a player could be suspicious of
@@ -1014,14 +1011,16 @@ function endScreen(st) {
     r.scores ? el("td", {}, String(r.scores[p])) : "",
     el("td", {}, r.winners.includes(p) ? t("wins") : (r.winners.length ? "" : (st.seats.length > 1 ? t("draw") : "")))));
   const table = el("table", { class: "score-table", id: "score-table" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Seat")), r.scores ? el("th", { scope: "col" }, t("Score")) : "", el("th", { scope: "col" }, t("Result")))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Seat")), r.scores ? el("th", { scope: "col" }, page.board.scoreHeading ? page.board.scoreHeading() : t("Score")) : "", el("th", { scope: "col" }, t("Result")))),
     el("tbody", {}, ...rows));
   const actions = el("div", { class: "end-actions" });
   if (!spectator()) actions.append(button(st.rematch ? t("Join the rematch") : (st.seats.length === 1 ? t("Play again") : t("Rematch")), "end-rematch", doRematch, { class: "btn primary" }));
   if (st.ply > 0) actions.append(button(t("Replay the game"), "end-replay", () => startReplay(0)));
   // "Why?" only where it says more than the result above it (a resignation has no rule)
   if (rule || withoutRuleIds(r.why || r.reason || "") !== resultText(st)) actions.append(whyBtn);
-  clear(box).append(el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st)), table, actions, why);
+  clear(box).append(el("div", { class: "end-summary" },
+    el("div", { class: "end-words" }, el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st))),
+    table), actions, why);
   box.hidden = false;
 }
 
@@ -1069,13 +1068,17 @@ const ANNOUNCED = new Set(["bonus_move", "skipped", "three", "token", "objective
   "declined", "joined", "left", "back", "flag"]);
 
 const PRESENCE = new Set(["joined", "left", "back"]);
+const ENDING = new Set(["flag", "resigned"]);
 
 function showAnnouncements(st) {
   const list = document.getElementById("announcements");
   if (!list) return;
   // a seat of this page is not told about itself coming and going
   const self = (e) => PRESENCE.has(e.kind) && e.player !== null && e.player !== undefined && !!page.tokens[e.player];
-  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind) && !self(e));
+  // the end of the game is told once, by the end screen: no notice or toast of the flag or the
+  // resignation that ended it
+  const ending = (e) => st.over && ENDING.has(e.kind);
+  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind) && !self(e) && !ending(e));
   const fresh = events.filter((e) => page.seenEvent !== undefined && e.index > page.seenEvent);
   if (events.length) page.seenEvent = Math.max(page.seenEvent ?? -1, ...events.map((e) => e.index));
   else if (page.seenEvent === undefined) page.seenEvent = -1;
@@ -1087,7 +1090,7 @@ function showAnnouncements(st) {
   }));
   list.hidden = events.length === 0;
   const last = fresh[fresh.length - 1];
-  if (last) toast(announcementParts(last).words, ["agent_error", "flag"].includes(last.kind) ? "error" : "info");
+  if (last && !st.over) toast(announcementParts(last).words, last.kind === "agent_error" ? "error" : "info");
 }
 
 /** An announcement's words without its rule IDs, and those IDs (the event's `rule`, else the
@@ -1149,6 +1152,8 @@ function route() {
   hideToast();
   document.body.classList.remove("replaying");
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9]+)/);
+  // the game page fits the window (style.css, body.at-table); the lobby scrolls as a page
+  document.body.classList.toggle("at-table", !!m);
   if (m) gamePage(m[1]);
   else { page.gen += 1; closeSocket(); stopTicker(); lobby(); }
 }

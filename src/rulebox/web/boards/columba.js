@@ -375,9 +375,11 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
           el("div", { class: "small" }, t("dovecotes left: {small} small, {large} large", { small: pl.cotes.small, large: pl.cotes.large })),
           chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks}, {adults}", { chicks: chickWords, adults: adultWords })) : ""))));
   });
-  box.append(el("div", { class: "cb-top" }, players,
-    el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left")))));
-  if (!mine) return;
+  const top = el("div", { class: "cb-top" }, players,
+    el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left"))));
+  // the card in hand and the turn's buttons come first, right under the board (a phone sees
+  // them beside the territory, not below the players' panels)
+  if (!mine) { box.append(top); return; }
   const row = el("div", { class: "action-row" });
   if (pos.hand && placeRots.size) {
     const turn = (d) => { sel.tool = "place"; sel.rot = (sel.rot + d + 360) % 360; redraw(); };
@@ -428,5 +430,5 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
   const hint = sel.tool === "place" ? (preview ? t("Tap the card again or press Place to lay it there; tap elsewhere to move it.")
     : t("Turn the card, then click where its top-left field goes (green squares)."))
     : sel.tool ? t("{tool}: click a green square.", { tool: toolLabel(sel.tool) }) : t("End the turn when you are done.");
-  box.append(el("p", { class: "hint", id: "hint" }, hint));
+  box.append(el("p", { class: "hint", id: "hint" }, hint), top);
 }
