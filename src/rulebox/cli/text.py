@@ -263,16 +263,19 @@ def moves_of_kind(game: Game, kind: str) -> list[str]:
 def notation_lines(game: Game) -> list[str]:
     """The game's notation help without what this variant lacks (Columba's kids variant has
     no objectives, tiles, falcons or roles; without ``officia=1`` no roles)."""
-    text = game_entry(game.id).notation_help
-    lines = text.splitlines()
+    entry = game_entry(game.id)
+    lines = entry.notation_help.splitlines()
+    shown = entry.notation_text().splitlines()
+    if len(shown) != len(lines):  # a translation keeps the lines (scripts/i18n.py check)
+        shown = lines
     if game.id != "columba":
-        return lines
+        return shown
     opts = game.options()
     kids = opts.get("variant") == "kids"
     officia = opts.get("officia") in ("1", "true", "yes", "on")
     out: list[str] = []
     skipping = False
-    for line in lines:
+    for line, said in zip(lines, shown, strict=True):
         word = line.strip().split(" ")[0] if line.strip() else ""
         if line.startswith("Officia") or line.startswith("Options:"):
             skipping = not officia or line.startswith("Options:")
@@ -285,7 +288,7 @@ def notation_lines(game: Game) -> list[str]:
         if (kids and word in ("goal", "tile", "buy", "falcon")) or (
                 kids and line.startswith("                    ")):
             continue
-        out.append(line)
+        out.append(said)
     return out
 
 

@@ -158,6 +158,12 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+LEVEL_WORDS: dict[str, str] = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+                               "best": N_("best")}
+"""The computer's levels (``rulebox.ai.levels``) as a reader says them: a seat played by a
+level reads ``dark (schwer)``; an agent's own name (``mcts``) stays as it is."""
+
+
 @dataclass(frozen=True)
 class SeatRef:
     """A seat as people read it (``dark (mcts)``: the seat's name, then who sits there;
@@ -172,7 +178,8 @@ class SeatRef:
     """``you``, ``person`` or the agent's name."""
 
     def __str__(self) -> str:
-        who = _(self.who) if self.who in ("you", "person") else self.who
+        who = _(self.who) if self.who in ("you", "person") or self.who in LEVEL_WORDS \
+            else self.who
         if not self.seat_name:
             return _("player {n} ({who})").format(n=self.player, who=who)
         return _("{seat} ({who})").format(seat=_(self.seat_name), who=who)
@@ -939,6 +946,8 @@ class Table:
         if self.ending is not None and self.ending.how != "rules":
             rec.result = self.ending.result_line()
             rec.ending = self.ending.reason
+            # resigned, agreed, forfeit: finished as surely as by the rules
+            rec.finished = rec.finished or _now()
         rec.takebacks = self.takebacks
         if self.takebacks:
             rec.log = list(self.log)

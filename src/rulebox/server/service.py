@@ -317,7 +317,7 @@ class GameService:
                 "agents": [{"name": e.name,
                             "description": _(e.description) if e.description else ""}
                            for e in agent_entries(gid)],
-                "notation": entry.notation_help,
+                "notation": entry.notation_text(),
             })
         return {"games": games, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
                 "level_times": {k: LOBBY_TIMES[k] for k in LEVELS}}
@@ -333,7 +333,7 @@ class GameService:
         except (FileNotFoundError, OSError, ModuleNotFoundError):
             text = f"# {entry.title}\n\n(The rules text of this game is not written yet.)\n"
         return {"game": entry.id, "title": entry.title, "text": text,
-                "notation": entry.notation_help}
+                "notation": entry.notation_text()}
 
     def asset(self, game_id: str, name: str) -> Any:
         """A JSON data file shipped in a game's package (its printed components)."""

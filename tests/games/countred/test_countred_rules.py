@@ -233,7 +233,7 @@ def test_CR_4_a_single_piece_on_a_locked_field_cannot_be_lifted() -> None:
 def test_CR_5_only_the_former_may_lift_the_top_of_a_stack() -> None:
     err = refused(drawn(PA, to_move=1), "C2-B1")
     assert err.rule == "CR-5"
-    assert "only the player who formed the stack on C2 (player 0)" in err.reason
+    assert "only the player who formed the stack on C2 (first)" in err.reason
     assert "C2-B1" in legal(drawn(PA, to_move=0))
 
 

@@ -24,6 +24,7 @@ from rulebox.games.columba.cards import (
     xy,
 )
 from rulebox.games.columba.moves import ColumbaMove
+from rulebox.games.columba.officia import role_title, role_words
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE
 from rulebox.games.columba.rules import Columba
 from rulebox.games.columba.territory import FALCON, FIELD
@@ -125,14 +126,14 @@ def render_parts(game: Columba, player: int | None = None) -> tuple[Text, Text, 
                 if mate is not None else "")
         facts.append(f" {game.seat_name(p):>6} ", style=PLAYER_STYLE[p])
         role = game.role(p)
-        office = f" [{role}]" if role else ""
+        office = f" [{role_title(role)}]" if role else ""
         facts.append((f"{team}{office}: " if team or office else " ") + _(
             "{goal}; reserve {reserve}; dovecotes left {small} small {large} large; falcons "
             "{chicks} chick {adults} adult; score {score}").format(
             goal=goal, reserve=res, small=small_left, large=large_left, chicks=chicks,
             adults=adults, score=scores[p]) + "\n")
         if role:
-            facts.append(f"         {role}: {_(POWERS[role])}\n", style="dim")
+            facts.append(f"         {role_title(role)}: {_(POWERS[role])}\n", style="dim")
     rules = []
     if game.opts.get("variant") == "kids":
         rules.append(_("children's game (CB-13): cards and dovecotes only"))
@@ -244,13 +245,14 @@ def explain(game: Columba, arg: str) -> str:
         if game.role(0) is None:
             return _("This game has no Officia roles (officia=0).")
         power, _marshal, _second = game.turn_powers()
-        lines = [f"{game.seat_name(p)}: {game.role(p)} - {_(POWERS[game.role(p) or ''])}"
-                 for p in range(game.num_players)]
+        lines = [f"{game.seat_name(p)}: {role_title(game.role(p) or '')} - "
+                 f"{_(POWERS[game.role(p) or ''])}" for p in range(game.num_players)]
         p = game.current_player()
-        if p >= 0 and game.role(p) != "falconer":
-            lines.append(_("The {role}'s power has {what} this turn.").format(
-                             role=game.role(p),
-                             what=_("been used") if power else _("not been used")))
+        role = game.role(p) if p >= 0 else None
+        if role is not None and role != "falconer":
+            lines.append((_("The power of {role:gen} has been used this turn.") if power else
+                          _("The power of {role:gen} has not been used this turn.")).format(
+                             role=role_words(role)))
         return "\n".join(lines)
     if word in ("estates", "estate", "score", "scores"):
         rows = [f"{game.seat_name(o)}: "
