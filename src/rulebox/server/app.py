@@ -458,9 +458,10 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
         return svc().asset(game[:40], name[:60])
 
     @app.get("/api/games", tags=["games"])
-    async def recent() -> dict[str, Any]:
-        """The most recently played games (to spectate)."""
-        return {"games": await svc()._in_db(svc().store.recent, 20)}
+    async def recent(played: bool = False) -> dict[str, Any]:
+        """The most recently played games (to spectate); ``?played=1``: only games with a
+        move. Each with its seats' kinds and labels."""
+        return {"games": await svc()._in_db(svc().store.recent, 20, played)}
 
     @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS,
               dependencies=[Depends(limit_creation)])

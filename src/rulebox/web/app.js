@@ -186,18 +186,23 @@ async function lobby() {
     el("section", { class: "lobby" }, el("h1", {}, t("Choose a game")), cards, form),
     recent);
   yourGames(mine, cat);
-  api("GET", "/api/games").then((r) => {
+  api("GET", "/api/games?played=1").then((r) => {
     const held = new Set(myGames().map((x) => x.id));
     const list = el("ul", { class: "recent-list" });
-    for (const g of r.games) {
+    // a game without a move has nothing to watch (an older server lists those too)
+    for (const g of r.games.filter((x) => x.ply > 0)) {
       const info = cat.games.find((x) => x.id === g.game) || { title: g.game };
       const title = info.title;
-      list.append(el("li", {}, el("a", { href: `/game/${g.id}#watch` }, `${title}`),
+      // who plays: each seat's name and kind ("light: human, dark: computer (hard)")
+      const names = (g.seats || []).map((s, p) => t("{seat}: {kind}", {
+        seat: (info.seat_names || [])[p] || t("seat {n}", { n: p + 1 }), kind: kindLabel(s.label || s.kind) }));
+      list.append(el("li", { "data-id": g.id }, el("a", { href: `/game/${g.id}#watch` }, `${title}`),
+        names.length ? el("span", { class: "watch-players" }, ` · ${names.join(", ")}`) : "",
         el("span", { class: "muted" }, ` · ${tn("{n} move", "{n} moves", g.ply)}${g.over ? ` · ${t("finished")}` : ""}`),
         held.has(g.id) ? el("span", { class: "yours-tag" }, ` · ${t("yours")}`) : null,
         g.arranged && info.hidden_information ? el("span", { class: "arranged-tag", title: t("the creator fixed the cards (seed= or deck=)") }, ` · ${t("arranged deal")}`) : null));
     }
-    recent.replaceChildren(el("h2", {}, t("Watch a game")), r.games.length ? list : el("p", { class: "muted" }, t("No games yet.")));
+    recent.replaceChildren(el("h2", {}, t("Watch a game")), list.children.length ? list : el("p", { class: "muted" }, t("No games yet.")));
   }).catch(() => {});
   if (cat.games.length) cards.children[0].click();
 }
@@ -290,7 +295,8 @@ function newGameForm(form, g, cat) {
   const mode = el("div", { class: "modes", role: "radiogroup", "aria-label": t("How to play") });
   const modes = solo ? [["solo", t("Play")]] : [["computer", t("Against the computer")], ["hotseat", t("Hot-seat (one screen)")], ["online", t("Online (invite links)")]];
   let current = modes[0][0];
-  const seatsBox = el("div", { class: "seats" });
+  // the seats' dots in the colours the board draws them (Columba: red, purple, yellow, green)
+  const seatsBox = el("div", { class: `seats game-${g.id}` });
   for (const [m, label] of modes) {
     const b = el("button", { type: "button", role: "radio", "aria-checked": m === current ? "true" : "false", class: "mode" + (m === current ? " on" : ""), "data-mode": m }, label);
     b.addEventListener("click", () => {
@@ -760,6 +766,15 @@ function thinkingSeat(st) {
   return isComputer(st, st.to_move) ? st.to_move : null;
 }
 
+/** The seat that moved first (its first turn in the log, else the seat to move at the start),
+ * or null when not known. */
+function firstMover(st) {
+  const log = Array.isArray(st.log) ? st.log : null;
+  if (log && log.length && log[0].player !== null && log[0].player !== undefined) return log[0].player;
+  if (st.ply === 0 && !st.over && st.to_move !== null && st.to_move !== undefined) return st.to_move;
+  return null;
+}
+
 function seatLine(st, p) {
   const seat = st.seats[p];
   const you = page.tokens[p] ? ` ${t("(you)")}` : "";
@@ -776,6 +791,8 @@ function seatLine(st, p) {
       "aria-label": online ? t("online") : t("offline"), title: online ? t("online") : t("offline"),
     }),
     kind ? el("span", { class: "muted seat-kind", title: kind }, kind) : "",
+    // where the first mover was drawn (Count Red, CR-2) a seat's name may not say who began
+    st.seats.length > 1 && firstMover(st) === p && p !== 0 ? el("span", { class: "first-mark" }, t("moves first")) : "",
     thinking ? el("span", { class: "thinking-mark", role: "status", "aria-label": t("thinking") }, el("span", { class: "spinner", "aria-hidden": "true" }), t("thinking")) : "",
     turn && !thinking ? el("span", { class: "turn-mark" }, t("to move")) : "",
     st.clock ? el("span", { class: "clock", "data-player": p, role: "timer", "aria-label": t("clock of {name}", { name: seatName(st, p) }) }, "") : "");
