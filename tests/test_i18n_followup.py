@@ -270,7 +270,7 @@ def test_the_full_screen_reads_a_german_render_by_its_parts() -> None:
         asyncio.run(drive(lang))
     assert "first: moves on even counts" in shown["en"]
     assert "rN / bN" not in shown["en"]  # the key stays under the board
-    assert "Erster: zieht bei Anzahl gerade" in shown["de"], shown["de"]
+    assert "Erster: zieht, wenn die Anzahl gerade ist" in shown["de"], shown["de"]
     assert "rN / bN" not in shown["de"] and "To move" not in shown["de"]
     assert "moves on" not in shown["de"]
 

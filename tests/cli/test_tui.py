@@ -96,7 +96,7 @@ def test_full_screen_move_illegal_undo_help_and_resign(
             # help: a short panel with the goal, commands that work here, the moves grouped
             await enter(app, pilot, "?")
             assert app.query_one("#help").display
-            helptext = "\n".join(app.query_one("#helptext", Static).content.lines)
+            helptext = "\n".join(app.panel)
             assert len(helptext.splitlines()) <= HELP_LINES
             assert goal(table.game) in helptext
             assert ("explain" in helptext) == (game_entry(game_id).explain is not None)
