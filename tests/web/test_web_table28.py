@@ -114,3 +114,31 @@ def test_a_lost_36to1_says_cubes_left_not_score(page: Any, server: ServerProcess
     assert "score" not in shown.lower(), shown
     assert page.inner_text("#score-table thead").split("\t")[1].strip() == "Cubes left"
     assert f"{left} cubes left" in page.inner_text("#end-text")
+
+
+def test_ones_own_invite_link_asks_before_taking_the_seat(page: Any, server: ServerProcess,
+                                                         api: Api) -> None:
+    g = api.call("POST", "/api/games", {"game": "columns", "seats": ["human", "human"],
+                                         "options": {}})
+    t0, t1 = (s["token"] for s in g["seats"])
+    page.goto(f"{server.url}/game/{g['id']}#t={t0}")
+    page.wait_for_selector(".board")
+    # the invite for the opponent, opened in the same browser: asked, not taken
+    page.goto(f"{server.url}/game/{g['id']}#t=,{t1}")
+    page.wait_for_selector("#seat-ask:not([hidden])")
+    assert page.inner_text("#seat-ask-text") == (
+        "This is the invite for dark. You already play light here. Take this seat too? "
+        "Only for a game on one screen.")
+    held = "JSON.parse(localStorage.getItem('rulebox:' + window.rulebox.state.id))"
+    assert page.evaluate(held) == [t0, None]
+    assert "dark (you)" not in page.inner_text("#seats")
+    # the default keeps only one's own seat
+    assert page.evaluate("document.activeElement.id") == "seat-ask-keep"
+    page.click("#seat-ask-keep")
+    assert page.is_hidden("#seat-ask")
+    assert page.evaluate(held) == [t0, None]
+    # asked again, and taken: a game on one screen
+    page.goto(f"{server.url}/game/{g['id']}#t=,{t1}")
+    page.click("#seat-ask-take")
+    page.wait_for_function("document.querySelector('#seats').innerText.includes('dark (you)')")
+    assert page.evaluate(held) == [t0, t1]

@@ -6,7 +6,7 @@
 import { el, svg, clear, markdown } from "./dom.js";
 import { t, tn, loadLang, chooseLang, currentLang, langHeader, LANGUAGES } from "./i18n.js";
 import {
-  tokensFor, storeTokens, storedTokens, myGames, settings, setSetting, formatClock, clockNow,
+  seatsFromLink, takeSeats, storeTokens, storedTokens, myGames, settings, setSetting, formatClock, clockNow,
   timeControls, setFavicon, beep, copyText, withoutRuleIds, ruleIds, notationExample,
 } from "./table.js";
 import "./review.js"; // the game review (issue 22): adds itself to finished games
@@ -414,7 +414,8 @@ async function gamePage(id) {
   const gen = page.gen;
   closeSocket();
   stopTicker();
-  Object.assign(page, { id, tokens: tokensFor(id, location.hash), state: null, replay: null, busy: false, inflight: null, seenEvent: undefined,
+  const link = seatsFromLink(id, location.hash);
+  Object.assign(page, { id, tokens: link.tokens, asks: link.asks, state: null, replay: null, busy: false, inflight: null, seenEvent: undefined,
     commitment: null, connected: false, lost: false, pending: null, animate: false, flagAsked: null, wasMyTurn: false });
   clear(app).append(el("p", { class: "loading" }, t("Loading the game…")));
   let first;
@@ -430,6 +431,7 @@ async function gamePage(id) {
   if (gen !== page.gen) return;
   buildGameLayout(first);
   await accept(first);
+  if (page.asks.length) askSeat(first, page.asks);
   connect(gen);
   page.ticker = setInterval(() => tick(gen), 200);
 }
@@ -575,6 +577,7 @@ function buildGameLayout(state) {
     t("Disconnected: reconnecting… Moves wait until the connection is back."));
   const confirmBar = el("div", { class: "confirm-bar", id: "confirm-bar", hidden: "" });
   const waiting = el("div", { class: "waiting", id: "waiting", hidden: "" });
+  const seatAsk = el("div", { class: "seat-ask", id: "seat-ask", role: "alertdialog", "aria-labelledby": "seat-ask-text", hidden: "" });
   const end = el("section", { class: "end-screen", id: "end-screen", hidden: "", "aria-labelledby": "end-title" });
   const example = notationExample((catalogGame(state.game) || {}).notation);
   const side = el("aside", { class: "side", "aria-label": t("The table") },
@@ -599,7 +602,7 @@ function buildGameLayout(state) {
     el("p", { class: "sr-only", id: "log-live", "aria-live": "polite", "aria-atomic": "true" }),
     el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }));
   clear(app).append(el("section", { class: `game game-${state.game}` },
-    el("div", { class: "main" }, header, offline, waiting, end, news, board, confirmBar, controls), side));
+    el("div", { class: "main" }, header, offline, seatAsk, waiting, end, news, board, confirmBar, controls), side));
 }
 
 function button(label, id, fn, attrs = {}) {
@@ -983,6 +986,26 @@ function invites(st) {
   rows.push(linkRow(t("Spectators"), `${location.origin}/game/${page.id}#watch`, "watch"));
   inv.append(el("details", { class: "invite", open: st.ply === 0 && !st.over ? "" : null },
     el("summary", {}, t("Links to this game")), ...rows));
+}
+
+/** A link to another seat of a game this browser plays already: asked, never taken silently.
+ * The default keeps only the player's own seat (the real opponent joins with it alone). */
+function askSeat(st, asks) {
+  const box = document.getElementById("seat-ask");
+  const mine = page.tokens.map((x, p) => (x ? seatName(st, p) : null)).filter(Boolean).join(t(" and "));
+  const offered = asks.map((a) => seatName(st, a.slot)).join(t(" and "));
+  const forget = () => { history.replaceState({}, "", location.pathname); box.hidden = true; };
+  const keep = button(t("No, keep only my seat"), "seat-ask-keep", () => { page.asks = []; forget(); }, { class: "btn primary" });
+  const take = button(t("Take this seat too"), "seat-ask-take", () => {
+    takeSeats(page.id, asks);
+    forget();
+    route();
+  });
+  clear(box).append(el("p", { id: "seat-ask-text" },
+    t("This is the invite for {seat}. You already play {mine} here. Take this seat too? Only for a game on one screen.", { seat: offered, mine })),
+  el("div", { class: "end-actions" }, keep, take));
+  box.hidden = false;
+  keep.focus();
 }
 
 /** "Waiting for an opponent": a human seat nobody has taken yet, with its link to copy. */
