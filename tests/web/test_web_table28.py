@@ -71,8 +71,8 @@ def test_the_seat_list_is_never_cut(browser: Any, server: ServerProcess, api: Ap
     pg.goto(f"{server.url}/game/{g['id']}#t={g['seats'][0]['token']}")
     pg.wait_for_selector(".board")
     pg.select_option("#lang", "ru")
-    pg.wait_for_function("document.querySelector('#seats .seat-kind') && "
-                         "document.querySelector('#seats .seat-kind').textContent.includes('(')")
+    pg.wait_for_function("document.querySelector('#seats .seat-kind') && document.querySelector("
+                         "'#seats .seat-kind').textContent.includes('компьютер (средний)')")
     cut = pg.eval_on_selector_all(
         "#seats .seat-kind, #seats .seat-name",
         "ns => ns.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)")
@@ -142,3 +142,32 @@ def test_ones_own_invite_link_asks_before_taking_the_seat(page: Any, server: Ser
     page.click("#seat-ask-take")
     page.wait_for_function("document.querySelector('#seats').innerText.includes('dark (you)')")
     assert page.evaluate(held) == [t0, t1]
+
+
+def test_the_log_and_the_columba_board_speak_the_same_language(page: Any, server: ServerProcess,
+                                                               api: Api) -> None:
+    g = api.create("columba", ["human", "human"], hotseat=True, seed="28")
+    tokens = [s["token"] for s in g["seats"]]
+    st = api.call("GET", f"/api/games/{g['id']}", token=tokens[0])
+    move = next(m for m in st["legal"] if m.startswith("place "))
+    api.call("POST", f"/api/games/{g['id']}/moves", {"move": move}, tokens[st["to_move"]])
+    open_game(page, server, g)
+    x, y = (int(v) for v in move.split()[1].split(","))
+    # words first, the notation after them
+    li = page.locator('#moves li[data-ply="1"]')
+    assert li.evaluate("(n) => getComputedStyle(n, '::after').order") == "-1"
+    # hovering the entry marks the card's four squares on the board
+    li.hover()
+    marked = page.eval_on_selector_all(".columba-board .cell.log-mark",
+                                       "ns => ns.map((n) => n.dataset.cell).sort()")
+    assert marked == sorted(f"{a},{b}" for a in (x, x + 1) for b in (y, y + 1))
+    page.mouse.move(0, 0)
+    assert page.locator(".columba-board .cell.log-mark").count() == 0
+    # the coordinates on the board (a toggle): the log's "x,y" is written on its square
+    assert page.locator(".cb-coord").count() == 0
+    page.click("#cb-coords")
+    page.wait_for_selector(".cb-coord")
+    names = page.eval_on_selector_all(".cb-coord", "ns => ns.map((n) => n.textContent)")
+    assert f"{x},{y}" in names
+    page.click("#cb-coords")
+    page.wait_for_function("document.querySelectorAll('.cb-coord').length === 0")

@@ -936,6 +936,11 @@ function moveLog(st) {
         if (status && status.getBoundingClientRect().bottom < 0) status.scrollIntoView({ block: "start" });
       };
       li.addEventListener("click", go);
+      // the entry's squares marked on the board while it is hovered or focused
+      li.addEventListener("mouseenter", () => markLogSquares(m));
+      li.addEventListener("mouseleave", () => markLogSquares(null));
+      li.addEventListener("focus", () => markLogSquares(m));
+      li.addEventListener("blur", () => markLogSquares(null));
       li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
       plies.append(li);
     });
@@ -946,6 +951,18 @@ function moveLog(st) {
   else if (replaying) {
     const cur = box.querySelector("li.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** Mark on the board the squares (Columba) or holes (Discs) a logged move names; null clears. */
+function markLogSquares(move) {
+  const board = document.querySelector("#board .board");
+  if (!board) return;
+  for (const n of board.querySelectorAll(".log-mark")) n.classList.remove("log-mark");
+  if (!move || !page.board || !page.board.squaresOf) return;
+  for (const k of page.board.squaresOf(move)) {
+    const n = board.querySelector(`[data-cell="${k}"], [data-hole="${k}"]`);
+    if (n) n.classList.add("log-mark");
   }
 }
 
