@@ -10,6 +10,12 @@ in it is what needs no scrolling. Files: ``{game}-{phase}-{W}x{H}.png`` with the
 ``end`` (the end screen), and ``columba4-mid``/``columba4-end`` (four players, two teams);
 ``lobby-{W}x{H}.png``.
 
+    python scripts/screenshots.py --tests [--out docs/screenshots]
+
+``--tests`` refreshes instead the pictures the browser tests take (``columns.png``,
+``lang-de-countred.png``, ...): it runs ``pytest -m browser`` with ``RULEBOX_SCREENSHOT_DIR`` set
+to ``--out``. A plain test run keeps no picture, so it leaves the checkout as it was.
+
 A real server on a fresh SQLite file and the system's Chromium (Playwright without its own
 browser download). The games are played through the API with seeded random moves (hot-seat, so
 one page sees every seat); the page opens on the seats' link.
@@ -19,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import urllib.request
@@ -43,6 +51,7 @@ GAMES: dict[str, tuple[str, int, int, tuple[str, ...]]] = {
 SIZES = [(1280, 800), (1366, 768), (1440, 900), (1920, 1080), (390, 844), (360, 740)]
 PHONES = {(390, 844), (360, 740)}
 MAX_PLIES = 700  # a game not over by then is resigned
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -90,7 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--sizes", default=",".join(f"{w}x{h}" for w, h in SIZES))
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--tests", action="store_true",
+                        help="run the browser tests, keeping the pictures they take in --out")
     args = parser.parse_args(argv)
+    if args.tests:
+        env = dict(os.environ, RULEBOX_SCREENSHOT_DIR=str(Path(args.out).resolve()))
+        return subprocess.call([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                                "-m", "browser", "tests/web"], cwd=ROOT, env=env)
     from playwright.sync_api import sync_playwright
 
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]

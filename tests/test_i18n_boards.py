@@ -16,13 +16,13 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_javascript
 
-from i18n_helpers import play, tool
 from rulebox.cli.board import board_lines
 from rulebox.core.errors import InvalidMoveError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry, game_ids, new_game
 from rulebox.i18n import catalog_json, ngettext, use_language
 from rulebox.match.table import Seat, Table
+from tests.i18n_helpers import play, tool
 
 ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[^\W\d_]{2,}")
