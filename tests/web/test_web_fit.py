@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from web_helpers import Api
 
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api
 
 DESKTOP = [(1280, 800), (1366, 768), (1440, 900), (1920, 1080)]
 PHONE = [(390, 844), (360, 740)]

@@ -10,10 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from test_web_boards_faults import open_game
-from web_helpers import Api
-
 from rulebox.server.testing import ServerProcess
+from tests.web.test_web_boards_faults import open_game
+from tests.web.web_helpers import Api
 
 BOX = "(s) => { const r = document.querySelector(s).getBoundingClientRect(); " \
       "return [r.left, r.top, r.right, r.bottom]; }"
