@@ -293,7 +293,14 @@ export function draw(root, ctx) {
   const pan = (d) => scroller.scrollBy({ left: d * scroller.clientWidth * 0.6, behavior: motionOK() ? "smooth" : "auto" });
   goLeft.addEventListener("click", () => pan(-1));
   goRight.addEventListener("click", () => pan(1));
-  const frame = el("div", { class: "columba-view" }, scroller, goLeft, goRight);
+  // the coordinates' toggle sits on the board's corner: in view wherever the board is
+  const coords = el("button", { class: "cb-coords-toggle", type: "button", id: "cb-coords", "aria-pressed": coordsShown() ? "true" : "false",
+    title: t("Show each square's coordinates, as the move log names them") }, coordsShown() ? t("Hide coordinates") : t("Show coordinates"));
+  coords.addEventListener("click", () => {
+    try { localStorage.setItem(COORDS, coordsShown() ? "0" : "1"); } catch { /* private mode */ }
+    redraw();
+  });
+  const frame = el("div", { class: "columba-view" }, scroller, goLeft, goRight, coords);
   const edges = () => {
     const wide = scroller.scrollWidth > scroller.clientWidth + 1;
     frame.classList.toggle("scrolls", wide);
@@ -390,13 +397,6 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
   });
   const top = el("div", { class: "cb-top" }, players,
     el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left"))));
-  const coords = el("button", { class: "btn small-text", type: "button", id: "cb-coords", "aria-pressed": coordsShown() ? "true" : "false",
-    title: t("Show each square's coordinates, as the move log names them") }, coordsShown() ? t("Hide coordinates") : t("Show coordinates"));
-  coords.addEventListener("click", () => {
-    try { localStorage.setItem(COORDS, coordsShown() ? "0" : "1"); } catch { /* private mode */ }
-    redraw();
-  });
-  top.append(coords);
   // the card in hand and the turn's buttons come first, right under the board (a phone sees
   // them beside the territory, not below the players' panels)
   if (!mine) { box.append(top); return; }
