@@ -65,7 +65,9 @@ def test_a_whole_game_against_the_computer_by_clicking(page: Any, server: Server
     assert st["over"] and st["result"]["reason"]
     status = page.inner_text("#status")
     assert status.startswith("Game over")
-    assert page.is_visible("#result")
+    # the end is announced once, by the end screen (issue 28: no winner box beside it)
+    assert page.is_visible("#end-screen") and not page.is_visible("#status")
+    assert page.locator("#result").count() == 0
     # the move list shows every move
     assert page.locator("#moves li").count() == len(st["history"])
     # replay: back to the start, then one move on
@@ -79,7 +81,7 @@ def test_a_whole_game_against_the_computer_by_clicking(page: Any, server: Server
     # a rematch with the same seats
     page.click("#replay-close")
     old_id = st["id"]
-    page.click("#rematch-btn")
+    page.click("#end-rematch")
     page.wait_for_function(f"window.rulebox.state.id !== '{old_id}'")
     page.wait_for_function("window.rulebox.state.legal.length > 0")
     assert state(page)["ply"] == 0 and "Your turn" in page.inner_text("#status")

@@ -56,9 +56,14 @@ def test_clocks_tick_and_a_flag_ends_the_game(browser: Any, server: ServerProces
         pg.wait_for_selector("#end-screen:not([hidden])")
     assert "You lose" in second.inner_text("#end-screen")
     assert "You win" in first.inner_text("#end-screen")
-    # and both are told why (an event "flag")
+    # the end is announced once (issue 28): the end screen says why, no notice or toast repeats
+    # it (the winner got a red error toast for the loser's flag), the status line gives way
     for pg in (first, second):
-        pg.wait_for_selector('#announcements li[data-kind="flag"]')
+        assert "time" in pg.inner_text("#end-text")
+        assert pg.locator('#announcements li[data-kind="flag"]').count() == 0
+        assert not pg.is_visible("#toast"), pg.inner_text("#toast")
+        assert not pg.is_visible("#status")
+        assert pg.locator("#result").count() == 0
     for pg in (first, second):
         pg.context.close()
 

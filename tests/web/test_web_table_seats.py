@@ -62,6 +62,12 @@ def test_watching_your_own_game_keeps_your_seat(page: Any, server: ServerProcess
     gid = start_from_lobby(page, server, "countred")
     token = stored(page, gid)[0]
     assert token
+    # "Watch a game" lists games with a move (issue 28): one is made if the computer has none
+    page.wait_for_function(READY)
+    st = state(page)
+    if st["ply"] == 0:
+        Api(server.url).call("POST", f"/api/games/{gid}/moves",
+                             {"move": st["legal"][0], "version": st["version"]}, token)
     # the lobby: your game is under "Watch a game" too; open it from there
     page.click("#home-link")
     page.wait_for_selector(f".recent-list a[href='/game/{gid}#watch']")

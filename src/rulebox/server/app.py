@@ -490,12 +490,14 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
                         headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/games", tags=["games"])
-    async def recent(open: int = Query(0, ge=0, le=1)) -> dict[str, Any]:
-        """The most recently played games (to spectate); ``?open=1``: the open games of the
+    async def recent(open: int = Query(0, ge=0, le=1),
+                     played: bool = False) -> dict[str, Any]:
+        """The most recently played games (to spectate); ``?played=1``: only games with a
+        move, each with its seats' kinds and labels; ``?open=1``: the open games of the
         lobby, with their free seats (docs/SERVER.md)."""
         if open:
             return {"games": await svc().in_db(lobby.open_games)}
-        return {"games": await svc().recent(20)}
+        return {"games": await svc().recent(20, played)}
 
     @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS,
               dependencies=[Depends(limit_creation)])

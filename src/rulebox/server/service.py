@@ -131,9 +131,10 @@ class GameService:
         """Run a call of the store in the database's threads."""
         return await self.storage.in_db(fn, *args)
 
-    async def recent(self, n: int) -> list[dict[str, Any]]:
-        """The ``n`` most recently played games (to spectate)."""
-        result: list[dict[str, Any]] = await self.storage.in_db(self.store.recent, n)
+    async def recent(self, n: int, played: bool = False) -> list[dict[str, Any]]:
+        """The ``n`` most recently played games (to spectate; only those with a move when
+        ``played``)."""
+        result: list[dict[str, Any]] = await self.storage.in_db(self.store.recent, n, played)
         return result
 
     async def expire_abandoned(self) -> int:

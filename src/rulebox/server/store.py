@@ -374,19 +374,20 @@ class Store:
             ).all()
             return [tuple(r) for r in rows]  # type: ignore[misc]
 
-    def recent(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The most recently changed games (id, game, ply, over, whether the creator arranged
-        the deal), for the lobby."""
+    def recent(self, limit: int = 20, played: bool = False) -> list[dict[str, Any]]:
+        """The most recently changed games (only those with a move when ``played``): id,
+        game, ply, over, whether the creator arranged the deal, and each seat's kind and label
+        (never a token's hash), for the lobby's "Watch a game"."""
         with self._sessions() as s:
-            rows = s.execute(
-                select(GameRow.id, GameRow.game, GameRow.ply, GameRow.over, GameRow.updated_at,
-                       GameRow.state)
-                .order_by(GameRow.updated_at.desc()).limit(limit)
-            ).all()
+            query = select(GameRow.id, GameRow.game, GameRow.ply, GameRow.over,
+                           GameRow.updated_at, GameRow.state, GameRow.seats)
+            if played:
+                query = query.where(GameRow.ply > 0)
+            rows = s.execute(query.order_by(GameRow.updated_at.desc()).limit(limit)).all()
             return [
                 {"id": r[0], "game": r[1], "ply": r[2], "over": r[3],
                  "updated": r[4].isoformat() if r[4] else None,
-                 "arranged": _arranged(r[5])}
+                 "arranged": _arranged(r[5]), "seats": _seat_labels(r[6])}
                 for r in rows
             ]
 
@@ -474,6 +475,16 @@ class Store:
             return int(s.execute(text(
                 "SELECT count(*) FROM rulebox_jobs WHERE lease_until IS NULL "
                 "OR lease_until < now()")).scalar_one())
+
+
+def _seat_labels(seats: str) -> list[dict[str, str]]:
+    """Each stored seat's kind and label ("human", "computer (hard)"), nothing secret."""
+    try:
+        data = json.loads(seats)
+        return [{"kind": str(x.get("kind", "")), "label": str(x.get("label", x.get("kind", "")))}
+                for x in data]
+    except (ValueError, TypeError, AttributeError):
+        return []
 
 
 def _arranged(state: str) -> bool:

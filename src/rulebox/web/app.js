@@ -11,7 +11,7 @@ import { meetSection, leaveLobby, openGameFields, bestScores } from "./meet.js";
 import { playerPage } from "./player.js";
 import { talkPanels, drawPeople, addMessages, loadChat } from "./talk.js";
 import {
-  tokensFor, storeTokens, storedTokens, myGames, settings, setSetting, formatClock, clockNow,
+  seatsFromLink, takeSeats, storeTokens, storedTokens, myGames, settings, setSetting, formatClock, clockNow,
   timeControls, setFavicon, beep, copyText, withoutRuleIds, ruleIds, notationExample,
 } from "./table.js";
 import "./review.js"; // the game review (issue 22): adds itself to finished games
@@ -176,18 +176,23 @@ async function lobby() {
     recent,
     bestScores(cat));
   yourGames(mine, cat);
-  api("GET", "/api/games").then((r) => {
+  api("GET", "/api/games?played=1").then((r) => {
     const held = new Set(myGames().map((x) => x.id));
     const list = el("ul", { class: "recent-list" });
-    for (const g of r.games) {
+    // a game without a move has nothing to watch (an older server lists those too)
+    for (const g of r.games.filter((x) => x.ply > 0)) {
       const info = cat.games.find((x) => x.id === g.game) || { title: g.game };
       const title = info.title;
-      list.append(el("li", {}, el("a", { href: `/game/${g.id}#watch` }, `${title}`),
+      // who plays: each seat's name and kind ("light: human, dark: computer (hard)")
+      const names = (g.seats || []).map((s, p) => t("{seat}: {kind}", {
+        seat: (info.seat_names || [])[p] || t("seat {n}", { n: p + 1 }), kind: kindLabel(s.label || s.kind) }));
+      list.append(el("li", { "data-id": g.id }, el("a", { href: `/game/${g.id}#watch` }, `${title}`),
+        names.length ? el("span", { class: "watch-players" }, ` · ${names.join(", ")}`) : "",
         el("span", { class: "muted" }, ` · ${tn("{n} move", "{n} moves", g.ply)}${g.over ? ` · ${t("finished")}` : ""}`),
         held.has(g.id) ? el("span", { class: "yours-tag" }, ` · ${t("yours")}`) : null,
         g.arranged && info.hidden_information ? el("span", { class: "arranged-tag", title: t("the creator fixed the cards (seed= or deck=)") }, ` · ${t("arranged deal")}`) : null));
     }
-    recent.replaceChildren(el("h2", {}, t("Watch a game")), r.games.length ? list : el("p", { class: "muted" }, t("No games yet.")));
+    recent.replaceChildren(el("h2", {}, t("Watch a game")), list.children.length ? list : el("p", { class: "muted" }, t("No games yet.")));
   }).catch(() => {});
   if (cat.games.length) cards.children[0].click();
 }
@@ -280,7 +285,8 @@ function newGameForm(form, g, cat) {
   const mode = el("div", { class: "modes", role: "radiogroup", "aria-label": t("How to play") });
   const modes = solo ? [["solo", t("Play")]] : [["computer", t("Against the computer")], ["hotseat", t("Hot-seat (one screen)")], ["online", t("Online (invite links)")], ["open", t("Open game (in the lobby)")]];
   let current = modes[0][0];
-  const seatsBox = el("div", { class: "seats" });
+  // the seats' dots in the colours the board draws them (Columba: red, purple, yellow, green)
+  const seatsBox = el("div", { class: `seats game-${g.id}` });
   for (const [m, label] of modes) {
     const b = el("button", { type: "button", role: "radio", "aria-checked": m === current ? "true" : "false", class: "mode" + (m === current ? " on" : ""), "data-mode": m }, label);
     b.addEventListener("click", () => {
@@ -411,7 +417,8 @@ async function gamePage(id) {
   const gen = page.gen;
   closeSocket();
   stopTicker();
-  Object.assign(page, { id, tokens: tokensFor(id, location.hash), state: null, replay: null, busy: false, inflight: null, seenEvent: undefined,
+  const link = seatsFromLink(id, location.hash);
+  Object.assign(page, { id, tokens: link.tokens, asks: link.asks, state: null, replay: null, busy: false, inflight: null, seenEvent: undefined,
     commitment: null, connected: false, lost: false, pending: null, animate: false, flagAsked: null, wasMyTurn: false });
   clear(app).append(el("p", { class: "loading" }, t("Loading the game…")));
   let first;
@@ -427,6 +434,7 @@ async function gamePage(id) {
   if (gen !== page.gen) return;
   buildGameLayout(first);
   await accept(first);
+  if (page.asks.length) askSeat(first, page.asks);
   connect(gen);
   page.ticker = setInterval(() => tick(gen), 200);
 }
@@ -561,17 +569,20 @@ function isComputer(st, p) {
 
 function buildGameLayout(state) {
   document.title = t("{title}: rulebox", { title: state.title });
+  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
+  // the title, the status and the connection share one line: the board gets the height
   const header = el("div", { class: "game-head" },
     el("h1", {}, state.title),
+    status,
     el("span", { id: "conn", class: "conn", role: "status" }, "…"));
   const board = el("div", { class: "board-wrap", id: "board" });
-  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
   const news = el("ul", { class: "announcements", id: "announcements", "aria-live": "polite", "aria-label": t("Notices") });
   const controls = el("div", { class: "controls", id: "controls" });
   const offline = el("div", { class: "offline-banner", id: "offline", role: "alert", hidden: "" },
     t("Disconnected: reconnecting… Moves wait until the connection is back."));
   const confirmBar = el("div", { class: "confirm-bar", id: "confirm-bar", hidden: "" });
   const waiting = el("div", { class: "waiting", id: "waiting", hidden: "" });
+  const seatAsk = el("div", { class: "seat-ask", id: "seat-ask", role: "alertdialog", "aria-labelledby": "seat-ask-text", hidden: "" });
   const end = el("section", { class: "end-screen", id: "end-screen", hidden: "", "aria-labelledby": "end-title" });
   const example = notationExample((catalogGame(state.game) || {}).notation);
   const talk = talkPanels({ id: state.id, token: () => page.tokens.find((x) => x) || null, state: () => page.state,
@@ -579,7 +590,6 @@ function buildGameLayout(state) {
   const side = el("aside", { class: "side", "aria-label": t("The table") },
     el("p", { class: "spectator-tag", id: "spectator", hidden: "" }, t("You are watching this game as a spectator.")),
     el("div", { class: "seats-list", id: "seats" }),
-    el("div", { class: "result", id: "result", hidden: "" }),
     el("div", { class: "arranged-note", id: "arranged-note", role: "note", hidden: "" },
       t("Arranged deal: the creator of this game fixed the cards (seed= or deck=).")),
     el("div", { class: "fairness", id: "fairness", hidden: "" }),
@@ -601,7 +611,7 @@ function buildGameLayout(state) {
     el("div", { id: "replay-bar", class: "replay-bar", hidden: "" }),
     talk.chat);
   clear(app).append(el("section", { class: `game game-${state.game}` },
-    el("div", { class: "main" }, header, offline, status, waiting, end, news, board, confirmBar, controls), side));
+    el("div", { class: "main" }, header, offline, seatAsk, waiting, end, news, board, confirmBar, controls), side));
 }
 
 function button(label, id, fn, attrs = {}) {
@@ -718,7 +728,8 @@ async function doRematch() {
 
 function drawBox(st) {
   const box = clear(document.getElementById("draw-box"));
-  if (st.over && !page.replay && !spectator()) {
+  // the end screen holds Rematch; the side offers it only while the end screen gives way to a replay
+  if (st.over && page.replay && !spectator()) {
     const label = st.rematch ? t("Join the rematch") : (st.seats.length === 1 ? t("Play again") : t("Rematch"));
     box.append(button(label, st.rematch ? "rematch-join" : "rematch-btn", doRematch));
     return;
@@ -767,6 +778,15 @@ function thinkingSeat(st) {
   return isComputer(st, st.to_move) ? st.to_move : null;
 }
 
+/** The seat that moved first (its first turn in the log, else the seat to move at the start),
+ * or null when not known. */
+function firstMover(st) {
+  const log = Array.isArray(st.log) ? st.log : null;
+  if (log && log.length && log[0].player !== null && log[0].player !== undefined) return log[0].player;
+  if (st.ply === 0 && !st.over && st.to_move !== null && st.to_move !== undefined) return st.to_move;
+  return null;
+}
+
 function seatLine(st, p) {
   const seat = st.seats[p];
   const you = page.tokens[p] ? ` ${t("(you)")}` : "";
@@ -784,6 +804,8 @@ function seatLine(st, p) {
       "aria-label": online ? t("online") : t("offline"), title: online ? t("online") : t("offline"),
     }),
     kind ? el("span", { class: "muted seat-kind", title: kind }, kind) : "",
+    // where the first mover was drawn (Count Red, CR-2) a seat's name may not say who began
+    st.seats.length > 1 && firstMover(st) === p && p !== 0 ? el("span", { class: "first-mark" }, t("moves first")) : "",
     thinking ? el("span", { class: "thinking-mark", role: "status", "aria-label": t("thinking") }, el("span", { class: "spinner", "aria-hidden": "true" }), t("thinking")) : "",
     turn && !thinking ? el("span", { class: "turn-mark" }, t("to move")) : "",
     st.clock ? el("span", { class: "clock", "data-player": p, role: "timer", "aria-label": t("clock of {name}", { name: seatName(st, p) }) }, "") : "");
@@ -850,13 +872,8 @@ function render() {
   const seats = document.getElementById("seats");
   clear(seats).append(...st.seats.map((_, p) => seatLine(st, p)));
   drawClocks();
-  const res = document.getElementById("result");
-  if (st.over) {
-    res.hidden = false;
-    const sc = st.result.scores ? t("score {scores}", { scores: st.result.scores.join(" : ") }) : "";
-    clear(res).append(el("strong", {}, st.result.winners.length ? t("Winner: {names}", { names: st.result.winners.map((w) => seatName(st, w)).join(", ") }) : (st.seats.length === 1 ? t("Lost") : t("Draw"))),
-      sc ? el("span", {}, sc) : "");
-  } else res.hidden = true;
+  // the end is announced once: by the end screen (the status line gives way to it)
+  status.hidden = st.over && !replaying;
   endScreen(st);
   // a fixed deal matters only where there are cards to deal (36 to 1, Columba): elsewhere a
   // seed= changes nothing a player could be suspicious of
@@ -949,6 +966,11 @@ function moveLog(st) {
         if (status && status.getBoundingClientRect().bottom < 0) status.scrollIntoView({ block: "start" });
       };
       li.addEventListener("click", go);
+      // the entry's squares marked on the board while it is hovered or focused
+      li.addEventListener("mouseenter", () => markLogSquares(m));
+      li.addEventListener("mouseleave", () => markLogSquares(null));
+      li.addEventListener("focus", () => markLogSquares(m));
+      li.addEventListener("blur", () => markLogSquares(null));
       li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
       plies.append(li);
     });
@@ -959,6 +981,18 @@ function moveLog(st) {
   else if (replaying) {
     const cur = box.querySelector("li.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** Mark on the board the squares (Columba) or holes (Discs) a logged move names; null clears. */
+function markLogSquares(move) {
+  const board = document.querySelector("#board .board");
+  if (!board) return;
+  for (const n of board.querySelectorAll(".log-mark")) n.classList.remove("log-mark");
+  if (!move || !page.board || !page.board.squaresOf) return;
+  for (const k of page.board.squaresOf(move)) {
+    const n = board.querySelector(`[data-cell="${k}"], [data-hole="${k}"]`);
+    if (n) n.classList.add("log-mark");
   }
 }
 
@@ -1015,6 +1049,26 @@ function invites(st) {
     el("summary", {}, t("Links to this game")), ...rows));
 }
 
+/** A link to another seat of a game this browser plays already: asked, never taken silently.
+ * The default keeps only the player's own seat (the real opponent joins with it alone). */
+function askSeat(st, asks) {
+  const box = document.getElementById("seat-ask");
+  const mine = page.tokens.map((x, p) => (x ? seatName(st, p) : null)).filter(Boolean).join(t(" and "));
+  const offered = asks.map((a) => seatName(st, a.slot)).join(t(" and "));
+  const forget = () => { history.replaceState({}, "", location.pathname); box.hidden = true; };
+  const keep = button(t("No, keep only my seat"), "seat-ask-keep", () => { page.asks = []; forget(); }, { class: "btn primary" });
+  const take = button(t("Take this seat too"), "seat-ask-take", () => {
+    takeSeats(page.id, asks);
+    forget();
+    route();
+  });
+  clear(box).append(el("p", { id: "seat-ask-text" },
+    t("This is the invite for {seat}. You already play {mine} here. Take this seat too? Only for a game on one screen.", { seat: offered, mine })),
+  el("div", { class: "end-actions" }, keep, take));
+  box.hidden = false;
+  keep.focus();
+}
+
 /** "Waiting for an opponent": a human seat nobody has taken yet, with its link to copy. */
 function waitingBox(st) {
   const box = clear(document.getElementById("waiting"));
@@ -1062,7 +1116,7 @@ function endScreen(st) {
     el("td", {}, r.winners.includes(p) ? t("wins") : (r.winners.length ? "" : (st.seats.length > 1 ? t("draw") : ""))),
     changes ? el("td", { class: "rating-change", "data-player": p }, ratingChangeText(changes[p])) : ""));
   const table = el("table", { class: "score-table", id: "score-table" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Seat")), r.scores ? el("th", { scope: "col" }, t("Score")) : "", el("th", { scope: "col" }, t("Result")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Seat")), r.scores ? el("th", { scope: "col" }, page.board.scoreHeading ? page.board.scoreHeading() : t("Score")) : "", el("th", { scope: "col" }, t("Result")),
       changes ? el("th", { scope: "col" }, t("Rating")) : "")),
     el("tbody", {}, ...rows));
   const actions = el("div", { class: "end-actions" });
@@ -1070,7 +1124,9 @@ function endScreen(st) {
   if (st.ply > 0) actions.append(button(t("Replay the game"), "end-replay", () => startReplay(0)));
   // "Why?" only where it says more than the result above it (a resignation has no rule)
   if (rule || withoutRuleIds(r.why || r.reason || "") !== resultText(st)) actions.append(whyBtn);
-  clear(box).append(el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st)), table, actions, why);
+  clear(box).append(el("div", { class: "end-summary" },
+    el("div", { class: "end-words" }, el("h2", { id: "end-title" }, head), el("p", { class: "end-text", id: "end-text" }, resultText(st))),
+    table), actions, why);
   box.hidden = false;
 }
 
@@ -1125,13 +1181,17 @@ const ANNOUNCED = new Set(["bonus_move", "skipped", "three", "token", "objective
   "declined", "joined", "left", "back", "flag", "takeback", "takeback_declined"]);
 
 const PRESENCE = new Set(["joined", "left", "back"]);
+const ENDING = new Set(["flag", "resigned"]);
 
 function showAnnouncements(st) {
   const list = document.getElementById("announcements");
   if (!list) return;
   // a seat of this page is not told about itself coming and going
   const self = (e) => PRESENCE.has(e.kind) && e.player !== null && e.player !== undefined && !!page.tokens[e.player];
-  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind) && !self(e));
+  // the end of the game is told once, by the end screen: no notice or toast of the flag or the
+  // resignation that ended it
+  const ending = (e) => st.over && ENDING.has(e.kind);
+  const events = (st.events || []).filter((e) => ANNOUNCED.has(e.kind) && !self(e) && !ending(e));
   const fresh = events.filter((e) => page.seenEvent !== undefined && e.index > page.seenEvent);
   if (events.length) page.seenEvent = Math.max(page.seenEvent ?? -1, ...events.map((e) => e.index));
   else if (page.seenEvent === undefined) page.seenEvent = -1;
@@ -1143,7 +1203,7 @@ function showAnnouncements(st) {
   }));
   list.hidden = events.length === 0;
   const last = fresh[fresh.length - 1];
-  if (last) toast(announcementParts(last).words, ["agent_error", "flag"].includes(last.kind) ? "error" : "info");
+  if (last && !st.over) toast(announcementParts(last).words, last.kind === "agent_error" ? "error" : "info");
 }
 
 /** An announcement's words without its rule IDs, and those IDs (the event's `rule`, else the
@@ -1206,6 +1266,8 @@ function route() {
   document.body.classList.remove("replaying");
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9]+)/);
   const who = location.hash.match(/^#\/player\/(.+)$/);
+  // the game page fits the window (style.css, body.at-table); the lobby scrolls as a page
+  document.body.classList.toggle("at-table", !!m);
   if (m) { leaveLobby(); gamePage(m[1]); }
   else {
     page.gen += 1; closeSocket(); stopTicker();

@@ -31,16 +31,42 @@ export function storeTokens(gameId, tokens) {
  * links) changes nothing stored, so a game of yours opened from "Watch a game" keeps your seat.
  */
 export function tokensFor(gameId, hash) {
+  return seatsFromLink(gameId, hash).tokens;
+}
+
+/**
+ * The tokens a page acts with, and the seats the link offers that this browser must be asked
+ * about first (`asks`: [{slot, token}]): a link to another seat of a game where this browser
+ * already plays one (one's own invite link for the opponent, opened in the same browser) is
+ * not taken silently; only a link that adds nothing or gives a seat to a browser without one is
+ * stored at once (issue 28).
+ */
+export function seatsFromLink(gameId, hash) {
   const saved = storedTokens(gameId);
   const frag = new URLSearchParams((hash || "").replace(/^#/, ""));
-  if (frag.has("t")) {
-    const given = frag.get("t").split(",").map((x) => x || null);
-    const merged = given.map((x, i) => x || (saved && saved[i]) || null);
-    if (saved) for (let i = given.length; i < saved.length; i++) merged[i] = saved[i];
-    storeTokens(gameId, merged);
-    return merged;
+  if (!frag.has("t")) return { tokens: saved || [], asks: [] };
+  const given = frag.get("t").split(",").map((x) => x || null);
+  const held = (saved || []).some((x) => x);
+  const asks = [];
+  const merged = given.map((x, i) => {
+    const before = (saved && saved[i]) || null;
+    if (x && !before && held) { asks.push({ slot: i, token: x }); return null; }
+    return x || before;
+  });
+  if (saved) for (let i = given.length; i < saved.length; i++) merged[i] = saved[i];
+  storeTokens(gameId, merged);
+  return { tokens: merged, asks };
+}
+
+/** Take seats a link offered (after the player said yes). */
+export function takeSeats(gameId, asks) {
+  const tokens = storedTokens(gameId) || [];
+  for (const { slot, token } of asks) {
+    while (tokens.length <= slot) tokens.push(null);
+    tokens[slot] = token;
   }
-  return saved || [];
+  storeTokens(gameId, tokens);
+  return tokens;
 }
 
 /** Every game this browser holds a seat of, newest first (at most limit). */

@@ -27,6 +27,12 @@ const focus = { current: null };
 
 export function reset() { hover = null; preview = null; }
 
+const COORDS = "rulebox.columba.coords";
+/** Whether the squares' coordinates are drawn (the player's toggle, kept in localStorage). */
+function coordsShown() {
+  try { return localStorage.getItem(COORDS) === "1"; } catch { return false; }
+}
+
 function loadFaces(redraw) {
   if (faces || loading) return;
   loading = fetch("/api/assets/columba/deck.json").then((r) => r.json()).then((d) => {
@@ -72,7 +78,9 @@ function toolLabel(key) {
 }
 
 /** The squares a move names: a card's four, or the one square of a dovecote, tile, falcon. */
-function squaresOf(move) {
+/** The squares a move names ("place 4,-5 r180": the card's four), as "x,y" keys: the move log
+ * marks them on the board when an entry is hovered or focused (app.js). */
+export function squaresOf(move) {
   const m = move.match(COORD);
   if (!m) return [];
   const x = Number(m[2]);
@@ -255,6 +263,8 @@ export function draw(root, ctx) {
       });
       cell.addEventListener("focus", () => { if (sel.tool === "place" && mine && !preview) { hover = [x, y]; drawGhost(); } });
       s.append(cell);
+      // the coordinates (toggle): each square names itself as the log and notation do
+      if (coordsShown()) s.append(svg("text", { x: px(x) + 3, y: py(y) + Math.max(9, C * 0.24), class: "cb-coord", "font-size": Math.max(8, C * 0.22), "aria-hidden": "true" }, `${x},${y}`));
     }
   }
   s.append(ghost);
@@ -283,7 +293,14 @@ export function draw(root, ctx) {
   const pan = (d) => scroller.scrollBy({ left: d * scroller.clientWidth * 0.6, behavior: motionOK() ? "smooth" : "auto" });
   goLeft.addEventListener("click", () => pan(-1));
   goRight.addEventListener("click", () => pan(1));
-  const frame = el("div", { class: "columba-view" }, scroller, goLeft, goRight);
+  // the coordinates' toggle sits on the board's corner: in view wherever the board is
+  const coords = el("button", { class: "cb-coords-toggle", type: "button", id: "cb-coords", "aria-pressed": coordsShown() ? "true" : "false",
+    title: t("Show each square's coordinates, as the move log names them") }, coordsShown() ? t("Hide coordinates") : t("Show coordinates"));
+  coords.addEventListener("click", () => {
+    try { localStorage.setItem(COORDS, coordsShown() ? "0" : "1"); } catch { /* private mode */ }
+    redraw();
+  });
+  const frame = el("div", { class: "columba-view" }, scroller, goLeft, goRight, coords);
   const edges = () => {
     const wide = scroller.scrollWidth > scroller.clientWidth + 1;
     frame.classList.toggle("scrolls", wide);
@@ -378,9 +395,11 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
           el("div", { class: "small" }, t("dovecotes left: {small} small, {large} large", { small: pl.cotes.small, large: pl.cotes.large })),
           chicks || pl.adults ? el("div", { class: "small" }, t("falcons: {chicks}, {adults}", { chicks: chickWords, adults: adultWords })) : ""))));
   });
-  box.append(el("div", { class: "cb-top" }, players,
-    el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left")))));
-  if (!mine) return;
+  const top = el("div", { class: "cb-top" }, players,
+    el("div", { class: "cb-deck" }, el("div", { class: "pile-back cb" }, el("span", {}, String(pos.cards_left ?? "?"))), el("div", { class: "muted small" }, t("cards left"))));
+  // the card in hand and the turn's buttons come first, right under the board (a phone sees
+  // them beside the territory, not below the players' panels)
+  if (!mine) { box.append(top); return; }
   const row = el("div", { class: "action-row" });
   if (pos.hand && placeRots.size) {
     const turn = (d) => { sel.tool = "place"; sel.rot = (sel.rot + d + 360) % 360; redraw(); };
@@ -431,5 +450,5 @@ function controls(ctx, pos, tools, placeRots, hand, redraw, place) {
   const hint = sel.tool === "place" ? (preview ? t("Tap the card again or press Place to lay it there; tap elsewhere to move it.")
     : t("Turn the card, then click where its top-left field goes (green squares)."))
     : sel.tool ? t("{tool}: click a green square.", { tool: toolLabel(sel.tool) }) : t("End the turn when you are done.");
-  box.append(el("p", { class: "hint", id: "hint" }, hint));
+  box.append(el("p", { class: "hint", id: "hint" }, hint), top);
 }

@@ -31,6 +31,14 @@ const focus = { current: null };
 
 export function reset() { sel = null; preview = { line: null, at: -1 }; }
 
+/** The holes a move names ("a3.se-a2.ne", "lock b2.c", "bar a1.ne-b1.nw"), for the move log's
+ * marks on the board (app.js); a disc's turn ("a3+") names its centre hole. */
+export function squaresOf(move) {
+  const holes = String(move).match(/[a-c][1-3]\.(?:c|ne|nw|se|sw)\b/g) || [];
+  const turn = /^([a-c][1-3])[+-]$/.exec(move);
+  return turn ? [`${turn[1]}.c`] : holes;
+}
+
 function discXY(d) {
   const f = FILES.indexOf(d[0]);
   const r = Number(d[1]);

@@ -50,6 +50,9 @@ function cardSvg(code, opts = {}) {
   return s;
 }
 
+/** The heading of the end screen's score column: the score of 36 to 1 is the cubes left. */
+export function scoreHeading() { return t("Cubes left"); }
+
 export function draw(root, ctx) {
   const { view, legal, mine } = ctx;
   const grid = view.grid;
@@ -123,6 +126,8 @@ export function draw(root, ctx) {
       type: "button", class: "s36-card" + (card === code ? " on" : "") + (mine && !canUse ? " dead" : ""), "data-card": code, title: words,
       "aria-label": canUse || !mine ? t("card {code}: {words}", { code, words }) : t("card {code}: {words}; it can remove no cube", { code, words }),
       "aria-pressed": card === code ? "true" : "false",
+      // a card is a control only on the player's turn (not at the end, not to a spectator)
+      disabled: mine ? null : "",
     }, cardSvg(code));
     b.addEventListener("click", () => { if (!mine) return; card = code; draw(root, ctx); });
     const col = el("div", { class: "s36-card-col" }, b);
