@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from i18n_helpers import tool
 from rulebox import i18n
 from rulebox.i18n import Noun, use_language
+from tests.i18n_helpers import tool
 
 
 def _catalog(lang: str, *messages: tuple[str | None, str, str]) -> Catalog:
