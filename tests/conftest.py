@@ -41,7 +41,9 @@ CLUSTER_GLOB = "test_cluster_*.py"
 """Files (under ``tests/server/``) whose tests start several server processes, Redis or
 restarts: marked ``cluster``."""
 
-SLOW_FILES: frozenset[Path] = frozenset()
+SLOW_FILES: frozenset[Path] = frozenset({
+    TESTS / "server" / "test_server_pings.py",  # real-time pings (test_server_clock: mocked)
+})
 """Files whose every test is slow: marked ``slow``."""
 
 

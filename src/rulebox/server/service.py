@@ -51,6 +51,8 @@ from rulebox.match.agents import LOBBY_TIMES, AgentSpec
 from rulebox.match.clock import Clock, ClockError, TimeControl
 from rulebox.match.fairness import arranged, new_game, seal, server_deal, server_seed
 from rulebox.match.table import Decision, Ending, Seat, Table, TableError, position_at
+from rulebox.server.clock import Clock as ServerClock
+from rulebox.server.clock import SystemClock
 from rulebox.server.cluster import overtaken
 from rulebox.server.limits import Limits, ThinkQueue
 from rulebox.server.store import StaleWrite, Store
@@ -241,9 +243,11 @@ class GameService:
     ``create_app``): tables are refreshed from storage, computer turns are jobs there."""
 
     def __init__(self, store: Store, *, think_workers: int = 2,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, clock: ServerClock | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
+        self.clock: ServerClock = clock or SystemClock()
+        """The one clock of the app (:mod:`rulebox.server.clock`), read by every part."""
         self.queue = ThinkQueue(think_workers, self.limits.short_think)
         self._sweeper: asyncio.Task[None] | None = None
         self._flag_sweeper: asyncio.Task[None] | None = None
@@ -409,7 +413,8 @@ class GameService:
                 tokens.append(None)
         table = Table(game, [r.seat(bool(hotseat), self.limits) for r in records],
                       arranged=fixed, deal=seal(game),
-                      clock=Clock.new(control, game.num_players) if control else None)
+                      clock=Clock.new(control, game.num_players) if control else None,
+                      time_source=self.clock.time)
         live = await self._start(entry, table, records, bool(hotseat))
         return {"id": live.id, "game": entry.id,
                 "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
@@ -445,7 +450,7 @@ class GameService:
         gid = gid or _new_id()
         await self._in_db(self.store.create_game, gid, entry.id,
                           [s.to_record() for s in records], hotseat, table.to_json())
-        live = LiveGame(gid, entry, table, records, hotseat)
+        live = LiveGame(gid, entry, table, records, hotseat, used=self.clock.monotonic())
         self._live[gid] = live
         self._evict()
         async with live.lock:
@@ -456,7 +461,7 @@ class GameService:
         """The live game of an id, loaded from storage when needed (404 when unknown)."""
         live = self._live.get(gid)
         if live is not None:
-            live.used = time.monotonic()
+            live.used = self.clock.monotonic()
             if self.cluster is not None:  # another process may have changed it
                 await self.cluster.refresh(live)
             self._kick_computers(live)  # e.g. after a storage failure stopped the computer
@@ -476,6 +481,7 @@ class GameService:
                 entry = game_entry(stored.game)
                 table = Table.from_json(stored.state, [r.seat(stored.hotseat, self.limits)
                                                         for r in records])
+                table.time_source = self.clock.time
             except (RuleboxError, KeyError, TypeError, ValueError) as e:
                 raise ApiError(500, "corrupt_game", _("the stored game cannot be "
                                                       "loaded: {e}").format(e=e)) \
@@ -484,7 +490,7 @@ class GameService:
             if stored.agreed and table.ending is None:  # stored before tables kept endings
                 table._agree()
             live = LiveGame(gid, entry, table, records, stored.hotseat,
-                            rematch=stored.rematch)
+                            rematch=stored.rematch, used=self.clock.monotonic())
             self._live[gid] = live
             self._loading.pop(gid, None)
             self._evict()
@@ -713,6 +719,7 @@ class GameService:
 
     def _restore(self, live: LiveGame, snapshot: dict[str, Any]) -> None:
         live.table = Table.from_json(snapshot, live.table.seats)
+        live.table.time_source = self.clock.time
 
     async def _commit(self, live: LiveGame, before: dict[str, Any]) -> None:
         """Store the moves made since ``before``; on a storage failure go back to it."""
@@ -829,7 +836,7 @@ class GameService:
                     if not await self.decide(live, decision, state, snapshot):
                         continue  # an undo came first: think again about the new position
                 except ApiError:  # storage failed (the table went back) or another process
-                    await asyncio.sleep(1.0)  # moved first (reloaded): a moment, then again
+                    await self.clock.sleep(1.0)  # moved first (reloaded): a moment, then again
                     continue
                 await self.broadcast(live)
         except asyncio.CancelledError:
@@ -874,7 +881,7 @@ class GameService:
 
     async def _flag_loop(self) -> None:
         while not self._closed:
-            await asyncio.sleep(FLAG_SWEEP)
+            await self.clock.sleep(FLAG_SWEEP)
             with contextlib.suppress(Exception):
                 await self.end_fallen_flags()
 
@@ -882,7 +889,7 @@ class GameService:
         """Load every unfinished game whose stored clock says its flag fell (loading ends it on
         time, stored and pushed): the timers a restart or a dead process lost. Answers how
         many games it looked at."""
-        ids = await self._in_db(self.store.flags_fallen, time.time(), 200)
+        ids = await self._in_db(self.store.flags_fallen, self.clock.time(), 200)
         for gid in ids:
             with contextlib.suppress(ApiError):
                 await self.live(gid)
@@ -891,7 +898,7 @@ class GameService:
     async def _sweep_loop(self) -> None:
         every = min(60.0, max(0.2, self.limits.expire_after / 10))
         while not self._closed:
-            await asyncio.sleep(every)
+            await self.clock.sleep(every)
             with contextlib.suppress(Exception):
                 await self.expire_abandoned()
 
@@ -993,7 +1000,7 @@ class GameService:
             "spectator": seat is None,
             "log": entries,
             "last": entries[-1] if entries else None,
-            "clock": clock.payload(time.time()) if clock is not None else None,
+            "clock": clock.payload(self.clock.time()) if clock is not None else None,
             "presence": self.presence(live),
             "thinking": thinking,
         }
@@ -1115,10 +1122,10 @@ class GameService:
         table = live.table
         clock = table.clock
         ended = False
-        if clock is not None and not table.over() and clock.flagged(time.time()) is not None:
+        if clock is not None and not table.over() and clock.flagged(self.clock.time()) is not None:
             async with live.lock:
                 before = self._snapshot(live)
-                if live.table.check_time(time.time()) is not None:
+                if live.table.check_time(self.clock.time()) is not None:
                     if live.computer_task is not None:
                         live.computer_task.cancel()
                         live.computer_task = None
@@ -1153,7 +1160,7 @@ class GameService:
         live.clock_task.rulebox_at = at  # type: ignore[attr-defined]
 
     async def _clock_timer(self, live: LiveGame, at: float) -> None:
-        await asyncio.sleep(max(0.0, at - time.time()) + 0.05)
+        await self.clock.sleep(max(0.0, at - self.clock.time()) + 0.05)
         live.clock_task = None
         with contextlib.suppress(Exception):
             await self.settle_time(live)
@@ -1198,7 +1205,7 @@ class GameService:
         live.leaving[seat] = loop.create_task(self._leave_later(live, seat))
 
     async def _leave_later(self, live: LiveGame, seat: int) -> None:
-        await asyncio.sleep(PRESENCE_GRACE)
+        await self.clock.sleep(PRESENCE_GRACE)
         live.leaving.pop(seat, None)
         if seat in live.sockets.values() or self._closed:
             return
