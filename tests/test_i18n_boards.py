@@ -284,9 +284,9 @@ def test_a_games_announcement_reads_in_each_readers_language_also_after_a_reload
     assert three.kind == "bonus_move"
     expected = {
         "en": "three in a column: B1, B2, B3 are locked; first earns a bonus move [CR-10]",
-        "de": "Dreier in einer Spalte: B1, B2, B3 sind gesperrt; Erster erhält einen Bonuszug "
-              "[CR-10]",
-        "ru": "тройка в колонке: B1, B2, B3 заблокированы; первый получает дополнительный ход "
+        "de": "Dreierreihe in einer Spalte: B1, B2, B3 sind gesperrt; Erster erhält einen "
+              "Bonuszug [CR-10]",
+        "ru": "тройка в столбце: B1, B2, B3 заблокированы; первый получает бонусный ход "
               "[CR-10]",
     }
     again = Table.from_json(table.to_json(), [Seat.person(), Seat.person()])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import Input, Static
@@ -97,8 +96,7 @@ def test_full_screen_move_illegal_undo_help_and_resign(
             # help: a short panel with the goal, commands that work here, the moves grouped
             await enter(app, pilot, "?")
             assert app.query_one("#help").display
-            content: Any = app.query_one("#helptext", Static).content  # (a textual Content)
-            helptext = "\n".join(content.lines)
+            helptext = "\n".join(app.panel)
             assert len(helptext.splitlines()) <= HELP_LINES
             assert goal(table.game) in helptext
             assert ("explain" in helptext) == (game_entry(game_id).explain is not None)

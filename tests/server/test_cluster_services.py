@@ -21,11 +21,9 @@ PG = os.environ.get("RULEBOX_TEST_POSTGRES_URL")
 
 
 def service(url: str, expire_after: float) -> GameService:
-    svc = GameService(Store(url), think_workers=1, limits=Limits(expire_after=expire_after))
-    if svc._procs is not None:  # no computer seats here: no think workers
-        svc._procs.shutdown(wait=True)
-        svc._procs = None
-    return svc
+    # no computer seats here: no think workers
+    return GameService(Store(url), think_workers=1, limits=Limits(expire_after=expire_after),
+                       think_in_processes=False)
 
 
 @pytest.mark.skipif(not postgres_reachable(PG), reason="no PostgreSQL at RULEBOX_TEST_POSTGRES_URL")
@@ -79,7 +77,7 @@ def rematch_race(url: str) -> tuple[str, str, str, int]:
             finally:
                 await later.close()
             assert shown == three["id"]
-            games = len(await a._in_db(a.store.recent, 50))
+            games = len(await a.recent(50))
             return one["id"], two["id"], three["id"], games
         finally:
             await a.close()
@@ -110,10 +108,10 @@ def test_a_flag_that_fell_while_no_process_watched_ends_the_game(tmp_path: objec
                                                                   ) -> None:
     """A restart loses the timers: the stored deadline (``flag_at``) is found by the next
     process without any request for that game."""
-    import rulebox.server.service as service_module
+    import rulebox.server.timers as timers_module
 
     url = f"sqlite:///{tmp_path}/f.db"
-    monkeypatch.setattr(service_module, "FLAG_SWEEP", 0.2)
+    monkeypatch.setattr(timers_module, "FLAG_SWEEP", 0.2)
 
     async def scenario() -> tuple[bool, bool, bool, str | None]:
         a = service(url, 3600.0)
@@ -126,7 +124,7 @@ def test_a_flag_that_fell_while_no_process_watched_ends_the_game(tmp_path: objec
             before = b.store.load(g["id"])
             assert before is not None
             was_over = bool(before.state.get("ending"))
-            b._start_sweeper()  # what a starting server does; nobody asks for the game
+            b.start_sweepers()  # what a starting server does; nobody asks for the game
             deadline = time.monotonic() + 10
             stored_over = False
             while time.monotonic() < deadline and not stored_over:

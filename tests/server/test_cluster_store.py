@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from rulebox.server.cluster import _pid_gone
 from rulebox.server.metrics import route_of
+from rulebox.server.processes import pid_gone
 from rulebox.server.pubsub import CHANNEL, parse
 from rulebox.server.store import StaleWrite, Store
 from rulebox.server.testing import drop_schema, fresh_schema, postgres_reachable
@@ -61,10 +61,10 @@ def test_a_dead_holder_of_this_host_is_recognised() -> None:
 
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait()
-    assert _pid_gone(f"thishost:{proc.pid}:ab", "thishost")
-    assert not _pid_gone(f"thishost:{os.getpid()}:ab", "thishost")  # alive (this one)
-    assert not _pid_gone(f"otherhost:{proc.pid}:ab", "thishost")  # not ours to judge
-    assert not _pid_gone("garbage", "thishost")
+    assert pid_gone(f"thishost:{proc.pid}:ab", "thishost")
+    assert not pid_gone(f"thishost:{os.getpid()}:ab", "thishost")  # alive (this one)
+    assert not pid_gone(f"otherhost:{proc.pid}:ab", "thishost")  # not ours to judge
+    assert not pid_gone("garbage", "thishost")
 
 
 @needs_pg

@@ -160,10 +160,7 @@ def test_a_failing_computer_forfeits_and_says_so(tmp_path: Path) -> None:
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
         store_url = f"sqlite:///{tmp_path / 'f.db'}"
-        svc = GameService(Store(store_url), think_workers=1)
-        assert svc._procs is not None
-        svc._procs.shutdown(wait=True)
-        svc._procs = None
+        svc = GameService(Store(store_url), think_workers=1, think_in_processes=False)
         g = await svc.create("columns", {"seed": "1"}, ["human", "broken"])
         token = g["seats"][0]["token"]
         await svc.play(g["id"], token, "Ra1")

@@ -122,11 +122,8 @@ def _service(tmp_path: Path) -> Any:
     from rulebox.server.service import GameService
     from rulebox.server.store import Store
 
-    svc = GameService(Store(f"sqlite:///{tmp_path / 's.db'}"), think_workers=1)
-    if svc._procs is not None:
-        svc._procs.shutdown(wait=True)
-        svc._procs = None
-    return svc
+    return GameService(Store(f"sqlite:///{tmp_path / 's.db'}"), think_workers=1,
+                       think_in_processes=False)
 
 
 def test_a_request_that_finds_a_fallen_flag_ends_the_game_first_and_stores_it(

@@ -20,7 +20,7 @@ CASES = [
      "ein Zug von A1 nach A1 ist kein Zug [CR-3]",
      ["fünf Brettspiele, genau nach ihren Spielregeln gespielt", "Züge", "Gib einen Zug ein"]),
     ("ru", "columba", 2, {"seed": "3"}, "place 9,9 r0",
-     "карта должна накрывать поля или касаться территории по стороне поля [CB-2]",
+     "карта должна закрывать поля или касаться территории по стороне поля [CB-2]",
      ["пять настольных игр, в точности по их правилам", "Ходы", "Введите ход"]),
 ]
 

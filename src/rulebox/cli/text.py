@@ -321,7 +321,13 @@ def commands(table: Any, seat: int | None, *, full_screen: bool = False) -> list
 
 def short_help(table: Any, seat: int | None, *, full_screen: bool = False) -> list[str]:
     """The whole short help: the goal, the commands and the moves now, a screenful at most."""
+    from rulebox.cli.board import text_parts  # the board module uses this one's words
+
     lines = [goal(table.game), _("Commands:")]
     lines += ["  " + c for c in commands(table, seat, full_screen=full_screen)]
+    # what the letters of the moves mean before the moves are counted by them (Columns'
+    # R S D T, Count Red's fields' pieces)
+    key, _facts, _status = text_parts(table.game, seat)
+    lines += [line.strip() for line in key]
     lines += move_summary(table.game)
     return lines

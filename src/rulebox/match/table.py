@@ -460,7 +460,9 @@ class Table:
         """The rules' announcements among the events since ``since``."""
         return [e for e in self.events_since(since) if e.is_announcement]
 
-    def _event(self, kind: str, text: str | Words, player: int | None = None) -> Event:
+    def event(self, kind: str, text: str | Words, player: int | None = None) -> Event:
+        """Add an event (not a change of the game: no new version), e.g. the server's presence
+        notices; ``text`` as :class:`Words` is said in each reader's language."""
         words = text if isinstance(text, Words) else None
         line = text.shown() if isinstance(text, Words) else text
         ev = Event(len(self.events), kind, line, player, len(self.game.history), words)
@@ -485,7 +487,7 @@ class Table:
         return [Words(line, said=tuple((lang, made[lang][i]) for lang in LANGUAGES))
                 for i, line in enumerate(english)]
 
-    def _words(self, msgid: str | tuple[str, str], **params: Any) -> Words:
+    def words(self, msgid: str | tuple[str, str], **params: Any) -> Words:
         """A table text: ``msgid`` (marked with ``N_``, or :func:`ngettext_noop` for a plural
         on ``n``) and its parameters; ``name``/``who`` given as a seat number are kept as the
         seat (:class:`SeatRef`), as a tuple of seat numbers as :class:`SeatList`."""
@@ -512,7 +514,7 @@ class Table:
             if outcome is not None:
                 self.ending = Ending("rules", outcome.reason, outcome.winners, outcome)
                 self.draw_offer = None
-                self._event("game_over", outcome.reason)
+                self.event("game_over", outcome.reason)
 
     # --- moves --------------------------------------------------------------------------------
     def check_version(self, version: int | None) -> None:
@@ -547,10 +549,10 @@ class Table:
         self.log.append(str(move))
         self._bump()
         self.draw_offer = None  # a move lets a pending offer lapse
-        self._event("move", self._words(N_("{name} plays {move}"), name=p, move=str(move)), p)
+        self.event("move", self.words(N_("{name} plays {move}"), name=p, move=str(move)), p)
         if hook is not None and before is not None:
             for words in self.said(lambda: hook(self.game, p, before)):
-                self._event(kind_of(words.msgid), words, p)
+                self.event(kind_of(words.msgid), words, p)
         if self._clock is not None and self.game.current_player() != self._clock[0]:
             self._clock = None
         self._check_end()
@@ -596,15 +598,15 @@ class Table:
         c.stop(now)
         winners = tuple(self.opponents(p)) if self.game.num_players > 1 else ()
         if winners:
-            words = self._words(ngettext_noop("{name} ran out of time; {who} wins",
+            words = self.words(ngettext_noop("{name} ran out of time; {who} wins",
                                               "{name} ran out of time; {who} win"),
                                 name=p, who=winners, n=len(winners))
         else:
-            words = self._words(N_("{name} ran out of time"), name=p)
+            words = self.words(N_("{name} ran out of time"), name=p)
         self.ending = Ending("time", words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
-        self._event("flag", words, p)
+        self.event("flag", words, p)
         return self.ending
 
     # --- the computer -------------------------------------------------------------------------
@@ -665,10 +667,10 @@ class Table:
         log.error("agent %s failed for player %d of a %s game at ply %d: %s",
                   decision.spec.label, p, self.game.id, len(self.game.history), error,
                   exc_info=error if not isinstance(error, AgentFailure) else None)
-        words = self._words(N_("{name} ({agent}) failed: {error}"), name=p,
+        words = self.words(N_("{name} ({agent}) failed: {error}"), name=p,
                             agent=decision.spec.name,
                             error=f"{type(error).__name__}: {error}"[:240])
-        self._event("agent_error", words, p)
+        self.event("agent_error", words, p)
         n = self.game.num_players
         winners = tuple(q for q in self.opponents(p)) if n > 1 else ()
         self.ending = Ending("forfeit", words.shown(), winners, words=words)
@@ -739,7 +741,7 @@ class Table:
         self._restart_clock()
         self.takebacks += 1
         self._bump()
-        self._event("undo", "took back " + ", ".join(undone), seat)
+        self.event("undo", "took back " + ", ".join(undone), seat)
         if self.game.has_hidden_information:
             self._reshuffle()
         return undone
@@ -756,7 +758,7 @@ class Table:
             return
         reshuffle(random.Random(seed))
         self.log.append(f"!reshuffle {seed}")
-        self._event("reshuffle", "the cards not yet seen are shuffled again")
+        self.event("reshuffle", "the cards not yet seen are shuffled again")
 
     # --- resign and draws ---------------------------------------------------------------------
     def opponents(self, p: int) -> list[int]:
@@ -771,15 +773,15 @@ class Table:
         self._open(seat)
         winners = tuple(self.opponents(seat)) if self.game.num_players > 1 else ()
         if winners:
-            words = self._words(ngettext_noop("{name} resigns; {who} wins",
+            words = self.words(ngettext_noop("{name} resigns; {who} wins",
                                               "{name} resigns; {who} win"),
                                 name=seat, who=winners, n=len(winners))
         else:
-            words = self._words(N_("{name} resigns"), name=seat)
+            words = self.words(N_("{name} resigns"), name=seat)
         self.ending = Ending("resigned", words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
-        self._event("resigned", words, seat)
+        self.event("resigned", words, seat)
         return self.ending
 
     def _open(self, seat: int) -> None:
@@ -796,18 +798,18 @@ class Table:
         if self.game.num_players < 2:
             raise TableError("no_draw", _("a solitaire has no one to agree with"))
         if self.draw_offer is not None and self.draw_offer != seat:
-            return self._agree()
+            return self.agree()
         others = self.opponents(seat)
         if all(self.seats[q].is_computer for q in others):
             if all(self.computer_accepts_draw(q) for q in others):
-                return self._agree()
+                return self.agree()
             self._bump()
-            self._event("draw_declined",
-                        self._words(N_("{name} declines the draw"), name=others[0]), others[0])
+            self.event("draw_declined",
+                        self.words(N_("{name} declines the draw"), name=others[0]), others[0])
             return "declined"
         self.draw_offer = seat
         self._bump()
-        self._event("draw_offer", self._words(N_("{name} offers a draw"), name=seat), seat)
+        self.event("draw_offer", self.words(N_("{name} offers a draw"), name=seat), seat)
         return "offered"
 
     def answer_draw(self, seat: int, accept: bool) -> str:
@@ -820,21 +822,32 @@ class Table:
         if accept:
             if offer == seat:
                 raise TableError("no_offer", _("there is no draw offer of the other side"))
-            return self._agree()
+            return self.agree()
         self.draw_offer = None
         self._bump()
         said = (N_("{name} withdraws the draw offer") if offer == seat
                 else N_("{name} declines the draw"))
-        self._event("draw_declined", self._words(said, name=seat), seat)
+        self.event("draw_declined", self.words(said, name=seat), seat)
         return "declined"
 
-    def _agree(self) -> str:
-        agreed = self._words(N_("draw by agreement"))
+    def agree(self) -> str:
+        """End the game in a draw by agreement (both sides agreed; also a table stored with its
+        agreement before tables kept endings)."""
+        agreed = self.words(N_("draw by agreement"))
         self.ending = Ending("agreed", agreed.shown(), words=agreed)
         self.draw_offer = None
         self._bump()
-        self._event("draw_agreed", self._words(N_("draw agreed")))
+        self.event("draw_agreed", self.words(N_("draw agreed")))
         return "agreed"
+
+    def expire(self, reason: str) -> Ending:
+        """End an abandoned game (``Ending`` how ``"expired"``, no winner): the server's
+        ending of a game nobody moved in for too long."""
+        self.ending = Ending("expired", reason, ())
+        self.draw_offer = None
+        self._bump()
+        self.event("expired", reason)
+        return self.ending
 
     def computer_accepts_draw(self, q: int, playouts: int = DRAW_PLAYOUTS) -> bool:
         """The computer's one rule: it accepts when random playouts from what seat ``q`` may

@@ -28,10 +28,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebox.core.registry import game_ids
 from rulebox.i18n import LANGUAGES, _, catalog_json, negotiate, normalize, use_language
+from rulebox.server import views
 from rulebox.server.clock import Clock, SystemClock
+from rulebox.server.cluster import Cluster
+from rulebox.server.cluster import attach as attach_cluster
+from rulebox.server.errors import ApiError
 from rulebox.server.limits import Limits, RateLimiter
 from rulebox.server.presence import Liveness
-from rulebox.server.service import ApiError, GameService
+from rulebox.server.service import GameService
 from rulebox.server.store import Store
 
 MAX_BODY = 64 * 1024
@@ -344,17 +348,16 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     state: dict[str, GameService] = {
         "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits,
                            clock=clock)}
+    cluster: Cluster | None = None
     if not state["svc"].store.is_sqlite:  # several processes may share the database
-        from rulebox.server.cluster import attach as attach_cluster
-
-        attach_cluster(state["svc"], pubsub, job_lease)
+        cluster = attach_cluster(state["svc"], pubsub, job_lease)
     warm = asyncio.Event()
     creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst, name="create",
                             clock=clock)
     changes = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves",
                           clock=clock)
-    if state["svc"].cluster is not None:  # one limit for all the processes
-        state["svc"].cluster.share(creations, changes)
+    if cluster is not None:  # one limit for all the processes
+        cluster.share(creations, changes)
 
     async def limit_creation(request: Request) -> None:
         wait = await creations.wait(_client(request))
@@ -373,7 +376,6 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         warming = asyncio.get_running_loop().create_task(state["svc"].warm())
         warming.add_done_callback(lambda _task: warm.set())  # /readyz
-        cluster = state["svc"].cluster
         if cluster is not None:
             await cluster.start()
         try:
@@ -462,12 +464,13 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
     async def asset(game: str, name: str) -> Response:
         """A public data file of a game's package (e.g. Columba's card faces, ``deck.json``):
         the printed components, never a game's state (a shuffled order is state, not a file)."""
-        return svc().asset(game[:40], name[:60])
+        return Response(views.asset(game[:40], name[:60]), media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/games", tags=["games"])
     async def recent() -> dict[str, Any]:
         """The most recently played games (to spectate)."""
-        return {"games": await svc()._in_db(svc().store.recent, 20)}
+        return {"games": await svc().recent(20)}
 
     @app.post("/api/games", tags=["games"], response_model=Created, responses=ERRORS,
               dependencies=[Depends(limit_creation)])

@@ -7,7 +7,8 @@ The database is the single truth; a process's in-memory table is a cache of it:
 * **A write** names the version it was made on; storage refuses it when another process got
   there first (:class:`rulebox.server.store.StaleWrite`). The process then reloads the game and
   answers 409 ``stale`` with the current version, the table's own answer to a move made on an
-  old position (:func:`overtaken`). So a move is applied once, whichever processes receive it.
+  old position (:meth:`rulebox.server.storage.Storage.overtaken`). So a move is applied once,
+  whichever processes receive it.
 * **Live updates** cross processes on a bus (:mod:`rulebox.server.pubsub`): a process that
   serves sockets of a game reloads it when a message says its version moved on, and pushes it.
 * **Computer turns** are jobs in the database (``rulebox_jobs``): a process takes the oldest
@@ -28,22 +29,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import socket
 import time
-import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rulebox.core.errors import RuleboxError
-from rulebox.core.numerals import plain_digits
-from rulebox.i18n import _
-from rulebox.match.table import Table
+from rulebox.server.errors import ApiError
 from rulebox.server.limits import PostgresBuckets, RateLimiter, RedisBuckets, SharedBuckets
+from rulebox.server.live import LiveGame
 from rulebox.server.presence import Presence
-from rulebox.server.pubsub import Bus
-
-if TYPE_CHECKING:
-    from rulebox.server.service import ApiError, GameService, LiveGame
+from rulebox.server.processes import owner_id, pid_gone
+from rulebox.server.pubsub import Bus, RedisBus, make_bus
+from rulebox.server.service import GameService
 
 log = logging.getLogger("rulebox.server")
 
@@ -52,58 +47,6 @@ DEFAULT_LEASE = 10.0
 
 POLL = 1.0
 """Seconds between looks at the job table when no message woke the process."""
-
-
-def owner_id() -> str:
-    """This process, as the jobs table names a holder: ``host:pid:random``."""
-    return f"{socket.gethostname()[:60]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
-
-def _pid_gone(holder: str, host: str) -> bool:
-    """Whether ``holder`` was a process of this host that no longer exists."""
-    parts = holder.split(":")
-    if len(parts) != 3 or parts[0] != host or not plain_digits(parts[1]):
-        return False
-    pid = int(parts[1])
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
-
-
-def reload(svc: GameService, live: LiveGame, stored: Any) -> None:
-    """Replace ``live``'s table by the stored one (call with the game's lock held)."""
-    from rulebox.server.service import ApiError
-
-    try:
-        table = Table.from_json(stored.state, [r.seat(stored.hotseat, svc.limits)
-                                               for r in live.records])
-    except (RuleboxError, KeyError, TypeError, ValueError) as e:
-        raise ApiError(500, "corrupt_game", _("the stored game cannot be loaded: {error}")
-                       .format(error=e)) from None
-    table.version = max(table.version, stored.version)
-    if stored.agreed and table.ending is None:
-        table._agree()
-    live.table = table
-    if getattr(stored, "rematch", None):
-        live.rematch = stored.rematch
-
-
-async def overtaken(svc: GameService, live: LiveGame) -> ApiError:
-    """Another process changed the game first: reload it (the lock is held) and answer the
-    table's refusal of a change made on an old version, 409 ``stale``."""
-    from rulebox.server.service import ApiError
-
-    stored = await svc._in_db(svc.store.load, live.id)
-    if stored is not None:
-        reload(svc, live, stored)
-    return ApiError(409, "stale", _("the game has changed (version {version}); look again")
-                    .format(version=live.version), version=live.version)
 
 
 class Cluster:
@@ -126,7 +69,7 @@ class Cluster:
         self._loop_task: asyncio.Task[None] | None = None
         self._closed = False
         bus.attach(svc.store)
-        self.presence = Presence(self)
+        self.presence = Presence(svc, bus, self.owner, self._spawn)
         """Which seats have sockets on any process (:mod:`rulebox.server.presence`)."""
 
     # --- starting and stopping -----------------------------------------------------------------
@@ -148,7 +91,7 @@ class Cluster:
         await self.bus.close()
         for gid in held:
             with contextlib.suppress(Exception):
-                await self.svc._in_db(self.svc.store.release_job, gid, self.owner)
+                await self.svc.in_db(self.svc.store.release_job, gid, self.owner)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -159,14 +102,12 @@ class Cluster:
     def share(self, *limiters: RateLimiter) -> None:
         """Make ``limiters`` count for the whole cluster: their buckets in Redis when the bus is
         Redis, else in the shared database (one statement a limited request)."""
-        from rulebox.server.pubsub import RedisBus
-
         bus = self.bus
         buckets: SharedBuckets
         if isinstance(bus, RedisBus):
             buckets = RedisBuckets(lambda: bus.client)
         else:
-            buckets = PostgresBuckets(self.svc.store.engine, self.svc._in_db)
+            buckets = PostgresBuckets(self.svc.store.engine, self.svc.in_db)
         for limiter in limiters:
             limiter.shared = buckets
 
@@ -175,11 +116,11 @@ class Cluster:
         """Reload ``live`` when storage holds a newer version (and push it to its sockets); note
         the seats other processes hold sockets of (read in the same round trip)."""
         if self.presence.ready:
-            version, seats = await self.svc._in_db(self.presence.store.version_and_seats,
+            version, seats = await self.svc.in_db(self.presence.store.version_and_seats,
                                                    live.id, self.owner)
             moved = self.presence.set_remote(live, seats)
         else:
-            version, moved = await self.svc._in_db(self.svc.store.version_of, live.id), False
+            version, moved = await self.svc.in_db(self.svc.store.version_of, live.id), False
         if version is None or version <= live.version:
             if moved and live.sockets:
                 await self.svc.broadcast(live)
@@ -190,23 +131,23 @@ class Cluster:
         async with live.lock:
             if version <= live.version:
                 return
-            stored = await self.svc._in_db(self.svc.store.load, live.id)
+            stored = await self.svc.in_db(self.svc.store.load, live.id)
             if stored is None or stored.version <= live.version:
                 return
-            reload(self.svc, live, stored)
+            self.svc.storage.reload(live, stored)
         await self.svc.broadcast(live)
 
     def _changed(self, gid: str, version: int) -> None:
         """A message of the bus: push a game whose sockets are here and that moved on."""
         self._wake.set()  # maybe a new job
-        live = self.svc._live.get(gid)
+        live = self.svc.held(gid)
         if live is not None and live.sockets and version > live.version:
             self._spawn(self._catch_up(live, version))
 
     def _connected(self) -> None:
         """After (re)connecting to the bus: catch up with what was missed meanwhile."""
         self._wake.set()
-        for live in list(self.svc._live.values()):
+        for live in self.svc.games:
             if live.sockets:
                 self._spawn(self.refresh(live))
         self._spawn(self.presence.look_quietly())
@@ -227,7 +168,7 @@ class Cluster:
     async def _enqueue(self, gid: str, version: int) -> None:
         for attempt in range(4):  # the database may be back in a moment
             try:
-                await self.svc._in_db(self.svc.store.enqueue_job, gid, version)
+                await self.svc.in_db(self.svc.store.enqueue_job, gid, version)
                 break
             except Exception as e:
                 log.warning("rulebox: could not queue the computer's turn of %s: %s", gid, e)
@@ -244,7 +185,7 @@ class Cluster:
             self._wake.clear()
             try:
                 while len(self.running) < self.svc.queue.slots and not self._closed:
-                    job = await self.svc._in_db(store.take_job, self.owner, self.lease)
+                    job = await self.svc.in_db(store.take_job, self.owner, self.lease)
                     if job is None:
                         break
                     gid, version, waited = job
@@ -255,11 +196,11 @@ class Cluster:
                         self._run(gid, version))
                 if time.monotonic() - last_check > POLL:
                     last_check = time.monotonic()
-                    for gid, holder in await self.svc._in_db(store.held_jobs, self.host + ":"):
-                        if _pid_gone(holder, self.host):  # died here: no need to wait
-                            await self.svc._in_db(store.release_job, gid, holder)
+                    for gid, holder in await self.svc.in_db(store.held_jobs, self.host + ":"):
+                        if pid_gone(holder, self.host):  # died here: no need to wait
+                            await self.svc.in_db(store.release_job, gid, holder)
                             self._wake.set()
-                    self.jobs_waiting = await self.svc._in_db(store.waiting_jobs)
+                    self.jobs_waiting = await self.svc.in_db(store.waiting_jobs)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -271,12 +212,10 @@ class Cluster:
         while True:
             await asyncio.sleep(self.lease / 3)
             with contextlib.suppress(Exception):
-                await self.svc._in_db(self.svc.store.renew_job, gid, self.owner, self.lease)
+                await self.svc.in_db(self.svc.store.renew_job, gid, self.owner, self.lease)
 
     async def _run(self, gid: str, version: int) -> None:
         """Think about the computer's turn of ``gid`` on ``version`` and play it."""
-        from rulebox.server.service import ApiError
-
         svc = self.svc
         renew = asyncio.get_running_loop().create_task(self._renew(gid))
         done = True
@@ -312,10 +251,10 @@ class Cluster:
         store = self.svc.store
         try:
             if done:
-                await self.svc._in_db(store.finish_job, gid, version)
+                await self.svc.in_db(store.finish_job, gid, version)
             else:
                 await asyncio.sleep(1.0)  # not at once: a storage failure needs a moment
-                await self.svc._in_db(store.release_job, gid, self.owner)
+                await self.svc.in_db(store.release_job, gid, self.owner)
         except Exception as e:
             log.warning("rulebox: the job of %s could not be closed: %s", gid, e)
         if live is not None and done:
@@ -327,8 +266,6 @@ def attach(svc: GameService, pubsub: str | None = None, lease: float | None = No
     """Make ``svc`` (on PostgreSQL) one process of a cluster: updates on the bus of ``pubsub``
     (``redis://...``; PostgreSQL's ``LISTEN``/``NOTIFY`` by default), computer turns as jobs
     under a lease of ``lease`` seconds."""
-    from rulebox.server.pubsub import make_bus
-
     cluster = Cluster(svc, make_bus(svc.store.url, pubsub), lease or DEFAULT_LEASE)
     svc.cluster = cluster
     return cluster

@@ -29,6 +29,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebox.i18n import _
+from rulebox.server.errors import ApiError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -86,9 +87,9 @@ class Metrics:
             lambda: svc.cluster.jobs_waiting if svc.cluster is not None else 0)
         Gauge("rulebox_websocket_clients", "WebSocket clients connected to this process",
               registry=r).set_function(
-            lambda: sum(len(g.sockets) for g in list(svc._live.values())))
+            lambda: svc.games.sockets())
         Gauge("rulebox_live_games", "Games held in memory by this process",
-              registry=r).set_function(lambda: len(svc._live))
+              registry=r).set_function(lambda: len(svc.games))
         self.think_wait = Histogram("rulebox_think_wait_seconds", "Seconds a computer "
                                     "decision waited for a think worker of this process",
                                     buckets=WAIT_BUCKETS, registry=r)
@@ -185,8 +186,6 @@ def register(app: FastAPI, svc: Callable[[], GameService], ready: asyncio.Event)
     """Add ``/healthz``, ``/readyz`` and ``/metrics`` to ``app`` and time its requests;
     ``ready`` is set once the think workers are warm. Answers the metrics (``None`` without
     prometheus-client: ``/metrics`` then answers 503)."""
-    from rulebox.server.service import ApiError
-
     try:
         metrics: Metrics | None = Metrics(svc())
     except ImportError:
@@ -204,7 +203,7 @@ def register(app: FastAPI, svc: Callable[[], GameService], ready: asyncio.Event)
         s = svc()
         checks: dict[str, bool] = {"warm": ready.is_set()}
         try:
-            await asyncio.wait_for(s._in_db(s.store.ping), 5)
+            await asyncio.wait_for(s.in_db(s.store.ping), 5)
             checks["database"] = True
         except Exception:
             checks["database"] = False

@@ -1,7 +1,7 @@
 """Presence across the processes of a cluster (docs/SERVER.md, "Many processes").
 
 With one process (SQLite) a seat is online when a socket of it is connected to that process
-(:meth:`rulebox.server.service.GameService.presence`). In a cluster a seat's socket may be on
+(:func:`rulebox.server.views.presence`). In a cluster a seat's socket may be on
 any process, so each process writes its sockets' seats to the shared database and every
 process reads the others':
 
@@ -35,17 +35,18 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from rulebox.core.numerals import plain_digits
+from rulebox.match.table import Event
+from rulebox.server.attendance import PRESENCE_GRACE, announce, notice_words
 from rulebox.server.clock import Clock, SystemClock
-
-if TYPE_CHECKING:
-    from rulebox.server.cluster import Cluster
-    from rulebox.server.service import LiveGame
+from rulebox.server.live import LiveGame
+from rulebox.server.processes import pid_gone
+from rulebox.server.pubsub import Bus, presence_message
+from rulebox.server.service import GameService
 
 log = logging.getLogger("rulebox.server")
 
@@ -64,9 +65,6 @@ TTL = _env_seconds("RULEBOX_PRESENCE_TTL", 15.0)
 
 HEARTBEAT = TTL / 3
 """Seconds between a process's renewals of its rows and looks at the others' (5 s)."""
-
-KINDS = ("joined", "left", "back")
-"""The presence notices."""
 
 Notice = Callable[[str, int, int], dict[str, Any]]
 """Makes a notice's stored event: (kind, its index in the table's events, the ply)."""
@@ -152,7 +150,7 @@ class PresenceStore:
                 conn.execute(text("DELETE FROM rulebox_presence WHERE game_id = :g "
                                   "AND seat = :s AND owner = :o"),
                              {"g": gid, "s": seat, "o": owner})
-            self._notify(conn, channel, [message(gid, seat, kind)])
+            self._notify(conn, channel, [presence_message(gid, seat, kind)])
         return kind
 
     def leave(self, gid: str, seat: int, channel: str | None,
@@ -169,7 +167,7 @@ class PresenceStore:
             told = bool(getattr(done, "rowcount", 0))
             if told:
                 self._store(conn, gid, "left", notice)
-                self._notify(conn, channel, [message(gid, seat, "left")])
+                self._notify(conn, channel, [presence_message(gid, seat, "left")])
         return told
 
     def seats(self, gids: list[str], owner: str) -> dict[str, frozenset[int]]:
@@ -231,39 +229,22 @@ class PresenceStore:
             rows = conn.execute(text("DELETE FROM rulebox_presence WHERE owner = :o "
                                      "RETURNING game_id"), {"o": owner}).all()
             gids = sorted({str(r[0]) for r in rows})
-            self._notify(conn, channel, [message(g) for g in gids])
+            self._notify(conn, channel, [presence_message(g) for g in gids])
         return gids
 
 
-def message(gid: str, seat: int | None = None, kind: str | None = None) -> str:
-    """The bus message: ``<gid>:p`` (read the game's presence again) or
-    ``<gid>:e:<seat>:<kind>`` (a notice was decided)."""
-    if kind is None or seat is None:
-        return f"{gid}:p"
-    return f"{gid}:e:{seat}:{kind}"
-
-
-def parse(payload: str) -> tuple[str, int | None, str | None] | None:
-    """``(game id, seat, notice)`` of a presence message (``seat`` and ``notice`` ``None`` for
-    ``<gid>:p``), or ``None`` for anything else."""
-    parts = payload.split(":")
-    if not parts[0] or len(parts[0]) > 32 or not parts[0].isalnum():
-        return None
-    if len(parts) == 2 and parts[1] == "p":
-        return parts[0], None, None
-    if len(parts) == 4 and parts[1] == "e" and plain_digits(parts[2]) and parts[3] in KINDS:
-        return parts[0], int(parts[2]), parts[3]
-    return None
-
-
 class Presence:
-    """One process's part of the cluster's presence (``Cluster.presence``)."""
+    """One process's part of the cluster's presence (``Cluster.presence``): ``owner`` names
+    the process, ``spawn`` runs a task of the cluster's."""
 
-    def __init__(self, cluster: Cluster, ttl: float = TTL, grace: float | None = None) -> None:
-        from rulebox.server.service import PRESENCE_GRACE
-
-        self.cluster = cluster
-        self.svc = cluster.svc
+    def __init__(self, svc: GameService, bus: Bus, owner: str,
+                 spawn: Callable[[Any], asyncio.Task[Any]], ttl: float = TTL,
+                 grace: float | None = None) -> None:
+        self.svc = svc
+        self.bus = bus
+        self.owner = owner
+        self.host = owner.split(":")[0]
+        self.spawn = spawn
         self.store = PresenceStore(self.svc.store.engine)
         self.ttl = ttl
         self.every = ttl / 3
@@ -278,10 +259,6 @@ class Presence:
         self.last_look = 0.0
 
     @property
-    def owner(self) -> str:
-        return self.cluster.owner
-
-    @property
     def channel(self) -> str | None:
         """PostgreSQL's channel (messages go in the write's transaction), else ``None``."""
         return self.svc.store.notify_channel
@@ -290,7 +267,7 @@ class Presence:
     async def start(self) -> None:
         """Make the tables and start the heartbeat."""
         try:
-            await self.svc._in_db(self.store.create)
+            await self.svc.in_db(self.store.create)
             self.ready = True
         except Exception as e:  # the database is not there yet: the heartbeat tries again
             log.warning("rulebox: the presence tables cannot be made: %s", e)
@@ -303,14 +280,14 @@ class Presence:
             self._task.cancel()
         if self.ready:
             with contextlib.suppress(Exception):
-                gids = await self.svc._in_db(self.store.drop, self.owner, self.channel)
-                await self._publish([message(g) for g in gids])
+                gids = await self.svc.in_db(self.store.drop, self.owner, self.channel)
+                await self._publish([presence_message(g) for g in gids])
 
     async def _publish(self, payloads: list[str]) -> None:
         """Messages for a bus that does not send them in the write's transaction (Redis)."""
         if self.channel is None:
             for p in payloads:
-                await self.cluster.bus.publish(p)
+                await self.bus.publish(p)
 
     def seats(self, live: LiveGame) -> frozenset[int]:
         """The seats of ``live`` other processes hold live sockets of."""
@@ -319,15 +296,10 @@ class Presence:
     @staticmethod
     def _notice(live: LiveGame, seat: int) -> Notice:
         """The stored event of a notice about ``seat`` (as the table makes it)."""
-        from rulebox.i18n import N_
-        from rulebox.match.table import Event
-
         table = live.table
-        msgids = {"joined": N_("{name} joined"), "left": N_("{name} left"),
-                  "back": N_("{name} is back")}
 
         def make(kind: str, index: int, ply: int) -> dict[str, Any]:
-            words = table._words(msgids[kind], name=seat)
+            words = notice_words(table, seat, kind)
             return Event(index, kind, words.shown(), seat, ply, words).to_json()
 
         return make
@@ -344,14 +316,14 @@ class Presence:
     def came(self, live: LiveGame, seat: int) -> None:
         """A socket of ``seat`` came here (its notice, if any, is decided in storage)."""
         if not self._closed:
-            self.cluster._spawn(self._sync(live, seat))
+            self.spawn(self._sync(live, seat))
 
     def went(self, live: LiveGame, seat: int) -> None:
         """The last socket here of ``seat`` went: storage says so, and after the grace period
         the others are told, unless a socket of it is then connected to any process."""
         if self._closed:  # stopping: close() removes this process's rows at once
             return
-        self.cluster._spawn(self._sync(live, seat))
+        self.spawn(self._sync(live, seat))
         if seat not in live.leaving:
             live.leaving[seat] = asyncio.get_running_loop().create_task(
                 self._leave_later(live, seat))
@@ -363,10 +335,10 @@ class Presence:
             here = seat in live.sockets.values()
             for attempt in range(3):
                 try:
-                    kind = await self.svc._in_db(self.store.sync, live.id, seat, self.owner,
+                    kind = await self.svc.in_db(self.store.sync, live.id, seat, self.owner,
                                                  here, self.ttl, self.channel,
                                                  self._notice(live, seat))
-                    await self._publish([message(live.id, seat, kind)])
+                    await self._publish([presence_message(live.id, seat, kind)])
                     return
                 except Exception as e:
                     log.warning("rulebox: presence of %s not stored: %s", live.id, e)
@@ -385,26 +357,26 @@ class Presence:
         async with self._lock(live.id):  # after this process's own write
             pass
         with contextlib.suppress(Exception):
-            if await self.svc._in_db(self.store.leave, live.id, seat, self.channel,
+            if await self.svc.in_db(self.store.leave, live.id, seat, self.channel,
                                      self._notice(live, seat)):
-                await self._publish([message(live.id, seat, "left")])
+                await self._publish([presence_message(live.id, seat, "left")])
 
     # --- the others' -----------------------------------------------------------------------------
     def on_message(self, gid: str, seat: int | None, kind: str | None) -> None:
         """A presence message of the bus (in the event loop, in the bus's order)."""
-        live = self.svc._live.get(gid)
+        live = self.svc.held(gid)
         if live is None:
             return
         if seat is not None and kind is not None and 0 <= seat < len(live.records):
             # every process holding the game adds the notice, in the bus's order
-            self.svc._announce_presence(live, seat, kind)
+            announce(live, seat, kind)
             if kind == "left":
                 live.seen[seat] = "left"
-        self.cluster._spawn(self._reread(live, seat is not None))
+        self.spawn(self._reread(live, seat is not None))
 
     async def _reread(self, live: LiveGame, push: bool) -> None:
         try:
-            seats = (await self.svc._in_db(self.store.seats, [live.id], self.owner))[live.id]
+            seats = (await self.svc.in_db(self.store.seats, [live.id], self.owner))[live.id]
         except Exception as e:
             log.warning("rulebox: presence of %s cannot be read: %s", live.id, e)
             seats = self.remote.get(live.id, frozenset())
@@ -445,26 +417,24 @@ class Presence:
         """Renew this process's rows, forget those of dead processes of this host, and read the
         others' seats of the games with sockets here (pushing changes; a seat that is gone from
         every process is told ``left`` after the grace period)."""
-        from rulebox.server.cluster import _pid_gone
-
         svc = self.svc
         if not self.ready:
-            await svc._in_db(self.store.create)
+            await svc.in_db(self.store.create)
             self.ready = True
-        games = [g for g in list(svc._live.values()) if g.sockets]
+        games = [g for g in svc.games if g.sockets]
         rows = {(g.id, s) for g in games for s in set(g.sockets.values())
                 if s is not None and not g.hotseat}
-        await svc._in_db(self.store.heartbeat, self.owner, rows, self.ttl)
-        host = self.cluster.host
-        for other in await svc._in_db(self.store.owners, host + ":"):
-            if _pid_gone(other, host):  # died on this host: no need to wait for its rows
-                gids = await svc._in_db(self.store.drop, other, self.channel)
-                await self._publish([message(g) for g in gids])
-        seats = await svc._in_db(self.store.seats, [g.id for g in games], self.owner)
+        await svc.in_db(self.store.heartbeat, self.owner, rows, self.ttl)
+        host = self.host
+        for other in await svc.in_db(self.store.owners, host + ":"):
+            if pid_gone(other, host):  # died on this host: no need to wait for its rows
+                gids = await svc.in_db(self.store.drop, other, self.channel)
+                await self._publish([presence_message(g) for g in gids])
+        seats = await svc.in_db(self.store.seats, [g.id for g in games], self.owner)
         for live in games:
             if self.set_remote(live, seats.get(live.id, frozenset())):
                 await svc.broadcast(live)
-        for gid in [g for g in self.remote if g not in svc._live]:
+        for gid in [g for g in self.remote if g not in svc.games]:
             self.remote.pop(gid, None)
         self.last_look = svc.clock.monotonic()
 

@@ -50,6 +50,32 @@ def parse(payload: str) -> tuple[str, int] | None:
     return gid, int(version)
 
 
+NOTICE_KINDS = ("joined", "left", "back")
+"""The presence notices a message may carry (:mod:`rulebox.server.attendance`)."""
+
+
+def presence_message(gid: str, seat: int | None = None, kind: str | None = None) -> str:
+    """The presence message: ``<gid>:p`` (read the game's presence again) or
+    ``<gid>:e:<seat>:<kind>`` (a notice was decided)."""
+    if kind is None or seat is None:
+        return f"{gid}:p"
+    return f"{gid}:e:{seat}:{kind}"
+
+
+def parse_presence(payload: str) -> tuple[str, int | None, str | None] | None:
+    """``(game id, seat, notice)`` of a presence message (``seat`` and ``notice`` ``None`` for
+    ``<gid>:p``), or ``None`` for anything else."""
+    parts = payload.split(":")
+    if not parts[0] or len(parts[0]) > 32 or not parts[0].isalnum():
+        return None
+    if len(parts) == 2 and parts[1] == "p":
+        return parts[0], None, None
+    if (len(parts) == 4 and parts[1] == "e" and plain_digits(parts[2])
+            and parts[3] in NOTICE_KINDS):
+        return parts[0], int(parts[2]), parts[3]
+    return None
+
+
 class Bus(Protocol):
     """What the cluster needs of a carrier."""
 
@@ -80,8 +106,6 @@ def _dispatch(payload: str, on_change: OnChange, on_presence: OnPresence | None)
         on_change(*msg)
         return
     if on_presence is not None:
-        from rulebox.server.presence import parse as parse_presence
-
         seen = parse_presence(payload)
         if seen is not None:
             on_presence(*seen)

@@ -75,8 +75,8 @@ def hanging(line: str, width: int) -> list[str]:
         return [line]
     lead = len(line) - len(line.lstrip(" "))
     cols = COLUMNS_OF.match(line)
-    indent = len(cols.group(1)) if cols and len(cols.group(1)) <= width // 2 else lead
-    if indent > width // 2:
+    indent = len(cols.group(1)) if cols and len(cols.group(1)) <= width * 2 // 3 else lead
+    if indent > width * 2 // 3:
         indent = min(lead, width // 4)
     out: list[str] = []
     current = line[:lead]
@@ -285,6 +285,10 @@ class GameApp(App[int]):
         self.compact = False
         """Whether a panel (help, moves, explain) takes the log's place: the status keeps to
         less then."""
+        self.panel: list[str] = []
+        """The lines of the last panel shown (help, moves, notation, status, explain)."""
+        self.message = Text()
+        """What the message line says (its first line: shortened there when long)."""
         self.explained: Text | None = None
         """A drawing of the board from ``explain`` (36 to 1 marks the cubes a card can take),
         shown in the board's place until the panel closes."""
@@ -460,7 +464,8 @@ class GameApp(App[int]):
         self.query_one("#log", MoveLog).write(text)
         if not msg:
             return
-        self.query_one("#msg", Static).update(Brief(text.split("\n")[0]))
+        self.message = text.split("\n")[0]
+        self.query_one("#msg", Static).update(Brief(self.message))
 
     def show_events(self) -> None:
         for ev in self.table.events_since(self.seen):
@@ -718,6 +723,7 @@ class GameApp(App[int]):
     def show_panel(self, lines: list[str]) -> None:
         """Help, moves, the notation, ``status`` or an explanation in the log's place, wrapped
         at the panel's width with hanging indents (again after every resize)."""
+        self.panel = list(lines)
         self.query_one("#helptext", Static).update(Hanging(lines))
         self.query_one("#log").display = False
         self.query_one("#help").display = True

@@ -180,7 +180,8 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
         return _("the dovecote is on {there} already").format(there=there), "CB-15"
     if not g._cote_spot(dest):
         return (_("a dovecote may not stand on {there} (empty, a falcon, a dovecote, "
-                  "or a card laid this turn)").format(there=there), "CB-6")
+                  "a tile on the bare table, or a card laid this turn)").format(
+                    there=there), "CB-6")
     label, _regs, owner = g._regions()
     if owner[label[dest]] != -1 and label[dest] != label[move.sq]:
         return _("{there} is in an estate already").format(there=there), "CB-9"

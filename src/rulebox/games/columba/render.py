@@ -7,7 +7,9 @@ Every square is three characters, so the grid reads without colour too:
 * second, the owner (seat number) of the estate the square belongs to, ``.`` if none (for a
   falcon: who laid it);
 * third, ``S`` / ``L`` a small / large dovecote, ``p`` the Pond, ``*`` laid this turn, ``!`` a
-  tile a falcon cut off from every estate (wild again, CB-3 c).
+  tile a falcon cut off from every estate (wild again, CB-3 c), ``_`` a tile on the bare table
+  (no card under it: no card docks with it and no dovecote stands on it, CB-2, CB-6; the key
+  explains ``_`` only when the territory has one).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def _cell(game: Columba, k: int, owner_of: dict[int, int]) -> tuple[str, str]:
         mark = "*"
     elif k in game.freed():
         mark = "!"
+    elif k in game.bare():
+        mark = "_"
     return f"{letter}{o if o >= 0 else '.'}{mark}", BG[colour]
 
 
@@ -103,6 +107,10 @@ def render_parts(game: Columba, player: int | None = None) -> tuple[Text, Text, 
     key = Text(_("  W/G/B/K wild pigeon, w/g/b/k domesticated tile, F falcon; then estate owner; "
                  "S/L dovecote, p Pond, * laid this turn, ! a tile a falcon cut off (wild "
                  "again)") + "\n", style="dim")
+    if game.bare():
+        key.append(_("  _ a tile on the bare table: not a card, so a card that covers "
+                     "nothing may not dock with it (CB-2) and no dovecote stands on it "
+                     "(CB-6)") + "\n", style="dim")
     facts = Text()
     facts.append("\n" + _("Estates:") + "\n" if values else "\n" + _("No estates yet.") + "\n")
     for line in values:
@@ -288,6 +296,12 @@ def explain(game: Columba, arg: str) -> str:
     if kind == FIELD:
         return _("{square}: a wild {colour} pigeon of card {card}, {est}.").format(
                    square=sq_text(k), colour=COLOURS[colour], card=card, est=est)
+    if k in game.bare():
+        return (_("{square}: a domesticated {colour} tile laid by {seat} on turn {turn} on "
+                  "the bare table (no card under it: no card docks with it, CB-2, and no "
+                  "dovecote stands on it, CB-6), {est}.").format(
+                    square=sq_text(k), colour=COLOURS[colour], seat=game.seat_name(who),
+                    turn=turn + 1, est=est))
     return (_("{square}: a domesticated {colour} tile laid by {seat} on turn {turn}, "
               "{est}.").format(
                 square=sq_text(k), colour=COLOURS[colour], seat=game.seat_name(who),
