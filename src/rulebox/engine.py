@@ -22,6 +22,7 @@ from rulebox.ai.base import agent_entries
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import TERMINAL, Game
 from rulebox.core.load import load_any
+from rulebox.core.options import option_pairs
 from rulebox.core.registry import game_entry, game_ids
 from rulebox.i18n import _, normalize, use_language
 from rulebox.match.agents import COMPUTER, AgentSpec
@@ -56,20 +57,6 @@ MAX_LINE = 1 << 20
 
 class EngineError(Exception):
     """A command that cannot be carried out; its text becomes the ``?`` answer."""
-
-
-def _kv(args: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for arg in args:
-        if "=" not in arg:
-            raise EngineError(_("expected key=value, got {arg!r}").format(arg=arg[:40]))
-        key, value = arg.split("=", 1)
-        if not key:
-            raise EngineError(_("expected key=value, got {arg!r}").format(arg=arg[:40]))
-        if key.lower() in out:
-            raise EngineError(_("option {key!r} given twice").format(key=key[:40]))
-        out[key.lower()] = value
-    return out
 
 
 def engine_language(explicit: str | None = None, env: dict[str, str] | None = None) -> str:
@@ -156,7 +143,7 @@ class Engine:
             raise EngineError(_("usage: new <game> [key=value ...]; games: {game_ids}").format(
                                   game_ids=", ".join(game_ids())))
         entry = game_entry(args[0])
-        game = entry.cls.new(_kv(args[1:]))
+        game = entry.cls.new(option_pairs(args[1:]))
         self.game = game
         return self._describe(game)
 
@@ -255,7 +242,8 @@ class Engine:
 
     def cmd_agents(self, rest: str, args: list[str]) -> str:
         game_id = self.game.id if self.game is not None else None
-        return "\n".join(f"{e.name} {e.description}" for e in agent_entries(game_id))
+        return "\n".join(f"{e.name} {_(e.description) if e.description else ''}".rstrip()
+                         for e in agent_entries(game_id))
 
     def cmd_quit(self, rest: str, args: list[str]) -> str:
         self.done = True

@@ -114,6 +114,36 @@ def test_every_size_and_every_resize_shows_what_the_decision_needs(game_id: str)
     asyncio.run(drive())
 
 
+def test_columba_grown_territory_at_every_size() -> None:
+    """Columba's territory after 40 plies (a drawing 18 lines by 53 columns): above the status
+    at 80x24, scrolling in the board's panel only, the card in hand still in view; beside it
+    from 100x30 (the side panel gets 40 columns there)."""
+    import random
+
+    game = game_entry("columba").cls.new({"seed": "4"})
+    table = Table(game, make_seats("columba", 2, ["0=human", "1=human"], 0.05), seed=1)
+    rng = random.Random(1)
+    while len(game.history) < 40:
+        table.play(None, str(rng.choice(sorted(game.legal_moves(), key=str))))
+
+    async def drive() -> None:
+        app = GameApp(table)
+        async with app.run_test(size=SIZES[0]) as pilot:
+            assert max(map(len, app.drawing().plain.split("\n"))) == 53
+            for size, wide in [(SIZES[0], False), (SIZES[1], True), (SIZES[2], True),
+                               (SIZES[0], False)]:
+                await pilot.resize_terminal(*size)
+                await settle(app, pilot)
+                assert app.query_one("#main").has_class("wide") == wide, size
+                screen = "\n".join(screen_lines(app))
+                assert "to move:" in screen and "last:" in screen and "lay card" in screen
+                assert app.query_one("#log").max_scroll_x == 0
+                status = [t.plain for _r, t in app.status_lines()] + ["more: type `status`"]
+                assert_no_word_cut(shown(app, "#status"), status, f"status at {size}")
+
+    asyncio.run(drive())
+
+
 LAYOUT = {  # game: side by side at 80x24, 100x30, 160x48
     "columns": (True, True, True), "countred": (True, True, True),
     "discs": (True, True, True), "36to1": (False, False, True), "columba": (True, True, True),

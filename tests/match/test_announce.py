@@ -11,7 +11,7 @@ from rulebox.core.registry import game_entry
 from rulebox.i18n import use_language
 from rulebox.match.announce import announcer
 
-WORD = {"en": ("red", "green", "blue"), "de": ("rot", "grün", "blau"),
+WORD = {"en": ("red", "green", "blue"), "de": ("rote", "grüne", "blaue"),
         "ru": ("красный", "зелёный", "синий")}
 
 

@@ -10,19 +10,8 @@ from collections.abc import Sequence
 
 from rulebox import __version__
 from rulebox.core.errors import RuleboxError
+from rulebox.core.options import option_pairs
 from rulebox.i18n import N_, _, ngettext
-
-
-def _options(pairs: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            raise RuleboxError(_("options are written key=value, not {pair!r}").format(
-                                   pair=pair[:40]))
-        out[key.lower()] = value
-    return out
-
 
 HELP = {
     "tournament": N_("a seat-rotated round robin of agents, in worker processes"),
@@ -141,7 +130,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         if not args.game:
             raise RuleboxError(_("which game? e.g. rulebox play columns (see rulebox games)"))
-        options = _options(args.options)
+        options = option_pairs(args.options)
         if args.seed is not None:
             options["seed"] = str(args.seed)
         game = game_entry(args.game).cls.new(options)
@@ -258,7 +247,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rulebox.cli.bench import bench
 
-    playouts, plies, elapsed = bench(args.game, args.seconds, args.seed, _options(args.options))
+    playouts, plies, elapsed = bench(args.game, args.seconds, args.seed, option_pairs(args.options))
     print(_("{game}: {playouts} random playouts, {plies} plies in {seconds} s ({per} plies per "
             "game)").format(game=args.game, playouts=playouts, plies=plies,
                             seconds=f"{elapsed:.2f}", per=f"{plies / max(playouts, 1):.1f}"))

@@ -19,6 +19,7 @@ import math
 import os
 
 from rulebox.core.errors import RuleboxError
+from rulebox.core.options import option_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,16 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --log: show the results of the games in the log so far, "
                              "and play none")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise RuleboxError(f"options are written key=value, not {pair[:40]!r}")
-        out[key.strip().lower()] = value.strip()
-    return out
 
 
 def _fmt_ci(value: float, ci: float) -> str:
@@ -99,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
         entry = game_entry(args.game)
-        options = _options(list(getattr(args, "option", []) or []))
+        options = option_pairs(getattr(args, "option", []) or [])
         specs = split_agent_list(str(args.agents))
         if not specs:
             raise RuleboxError("name at least one agent with --agents")

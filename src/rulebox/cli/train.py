@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import RuleboxError
+from rulebox.core.options import option_pairs
 from rulebox.i18n import _
 from rulebox.match.ray_runner import RayCluster, need_ray
 
@@ -73,12 +74,7 @@ def _config(args: argparse.Namespace) -> Any:
     from rulebox.core.registry import game_entry
 
     entry = game_entry(args.game)
-    options: list[tuple[str, str]] = []
-    for pair in args.option or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise RuleboxError(f"options are written key=value, not {pair[:40]!r}")
-        options.append((key.strip().lower(), value.strip()))
+    options = option_pairs(args.option or [])
     try:
         players = tuple(int(p) for p in str(args.players).split(",") if p.strip())
     except ValueError:
@@ -94,7 +90,7 @@ def _config(args: argparse.Namespace) -> Any:
         agent=args.agent, epsilon=args.epsilon, moves=args.moves, skip_opening=args.skip_opening,
         per_game=args.per_game, holdout=args.holdout, l2=args.l2, prior=args.prior,
         players=players,
-        options=tuple(sorted(options)),
+        options=tuple(sorted(options.items())),
     )
     config.check()
     return config

@@ -15,8 +15,9 @@ import json
 import re
 from typing import Any
 
-from rulebox.core.errors import StateError, UnknownNameError
+from rulebox.core.errors import OptionError, StateError, UnknownNameError
 from rulebox.core.game import MAX_DIAGRAM, Game
+from rulebox.core.options import option_pairs
 from rulebox.core.registry import GameEntry, game_entry
 from rulebox.i18n import _
 
@@ -43,11 +44,14 @@ def load_any(text: str) -> Game:
     if not words:
         raise StateError(_("write a JSON state or <game> [key=value ...] <diagram>"))
     cls = _entry(words[0]).cls
-    options: dict[str, str] = {}
     rest = words[1:]
+    pairs: list[str] = []
     while rest and _OPTION.match(rest[0]):
-        key, _sep, value = rest.pop(0).partition("=")
-        options[key.lower()] = value
+        pairs.append(rest.pop(0))
+    try:
+        options = option_pairs(pairs)
+    except OptionError as e:
+        raise StateError(str(e)) from None
     if not rest:
         raise StateError(_("no diagram after the game and its options; e.g. {id} "
                            "{diagram}").format(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulebox.core.errors import OptionError
 from rulebox.core.rng import SEED_LIMIT, fresh_seed
-from rulebox.i18n import _
+from rulebox.i18n import _, pgettext
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,24 @@ def choice_option(name: str, default: str, help: str, choices: tuple[str, ...]) 
 
 SEED = int_option("seed", None, "seed for every random choice (drawn at random if omitted)",
                   0, SEED_LIMIT - 1)
+
+
+def option_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """Game options written ``key=value`` (the command line, the engine's ``new``, a diagram
+    line) as text by key: the key trimmed and in lower case, the value as written (trimmed);
+    :func:`parse_options` then checks them against the game. ``OptionError`` for a word
+    without ``=`` or a key, and for a key given twice. The one reader of ``key=value`` words."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key = key.strip().lower()
+        if not eq or not key:
+            raise OptionError(_("options are written key=value, not {pair!r}").format(
+                                  pair=pair[:40]))
+        if key in out:
+            raise OptionError(_("option {key!r} given twice").format(key=key[:40]))
+        out[key] = value.strip()
+    return out
 
 
 def parse_options(
@@ -102,3 +120,29 @@ def show_options(specs: tuple[OptionSpec, ...], values: Mapping[str, Any]) -> di
             continue
         shown[key] = spec.show(value) if spec else str(value)
     return shown
+
+
+def option_label(name: str) -> str:
+    """An option's name as the lobby shows it, in the current language (``stack_lift`` ->
+    *Wegziehen vom Stapel*); the name itself is what is typed (``stack_lift=free``) and stays."""
+    return {
+        "first": pgettext("option", "first"), "even": pgettext("option", "even"),
+        "stack_lift": pgettext("option", "stack_lift"), "end": pgettext("option", "end"),
+        "green": pgettext("option", "green"), "grid": pgettext("option", "grid"),
+        "deck": pgettext("option", "deck"), "players": pgettext("option", "players"),
+        "variant": pgettext("option", "variant"), "pond": pgettext("option", "pond"),
+        "officia": pgettext("option", "officia"), "roles": pgettext("option", "roles"),
+        "quiet_limit": pgettext("option", "quiet_limit"), "seed": pgettext("option", "seed"),
+    }.get(name, name)
+
+
+def option_value_label(value: str) -> str:
+    """An option's value as the lobby shows it, in the current language (``kids`` ->
+    *Kinderspiel*); the value itself is what is sent and stays."""
+    return {
+        "continue": pgettext("option value", "continue"),
+        "literal": pgettext("option value", "literal"),
+        "standard": pgettext("option value", "standard"),
+        "random": pgettext("option value", "random"), "seed": pgettext("option value", "seed"),
+        "free": pgettext("option value", "free"), "kids": pgettext("option value", "kids"),
+    }.get(value, value)

@@ -15,7 +15,6 @@ from typing import Any
 
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
-from rulebox.games.discs.words import COLOUR_WORDS
 from rulebox.i18n import _
 
 Announcer = Callable[[Game, int, dict[str, Any]], list[str]]
@@ -27,8 +26,10 @@ def _discs(game: Game, mover: int, before: dict[str, Any]) -> list[str]:
     for p, (old, new) in enumerate(zip(before.get("tokens", []), after.get("tokens", []),
                                        strict=False)):
         for colour in sorted(set(new) - set(old)):
-            lines.append(_("{seat} earns the {colour} token").format(
-                seat=game.seat_name(p), colour=_(COLOUR_WORDS.get(colour, colour))) + " [DSC-5]")
+            # the colour agrees with the token (die rote Marke, красный жетон): one sentence each
+            said = {"R": _("{seat} earns the red token"), "G": _("{seat} earns the green token"),
+                    "B": _("{seat} earns the blue token")}.get(colour) or _("{seat} earns a token")
+            lines.append(said.format(seat=game.seat_name(p)) + " [DSC-5]")
     return lines
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from rulebox.ai.base import agent_entries
 from rulebox.core.errors import RuleboxError
+from rulebox.core.options import option_label, option_value_label
 from rulebox.core.registry import game_entry, game_ids
 from rulebox.i18n import _, language, ngettext
 from rulebox.match.agents import LOBBY_TIMES
@@ -46,7 +47,9 @@ def catalog() -> dict[str, Any]:
             "seat_names": [entry.seat_name(p) for p in range(max(cls.player_counts))],
             "options": [
                 {"name": s.name, "default": None if s.default is None else str(s.default),
-                 "help": _(s.help) if s.help else "", "choices": list(s.choices)}
+                 "help": _(s.help) if s.help else "", "choices": list(s.choices),
+                 "label": option_label(s.name),
+                 "choice_labels": [option_value_label(str(c)) for c in s.choices]}
                 for s in cls.option_specs
             ],
             "agents": [{"name": e.name,

@@ -50,6 +50,8 @@ BELOW_MIN = 8
 """Lines the status and the log need below the board for the stacked layout."""
 LOG_MIN = 4
 """Lines of the move log kept in view; the status takes at most the rest of the side panel."""
+ESSENTIAL = 2
+"""Status lines of this rank or lower are always shown (:meth:`GameApp.status_lines`)."""
 MSG_LINES = 3
 """The message line grows to this many lines for a long message (a refusal), then shortens
 it in the middle, keeping its start and its rule ID (the whole message is in the log)."""
@@ -429,23 +431,31 @@ class GameApp(App[int]):
         return out
 
     def update_status(self) -> None:
-        """The status, as much of it as fits above :data:`LOG_MIN` lines of log (half the side
-        panel while a panel is open), most needed first (:meth:`status_lines`); what is left
-        out is one ``status`` away."""
+        """The status: whose turn, the last turn and the render's word on the turn always (the
+        decision needs them); the rest (holdings, the key) as far as it fits above
+        :data:`LOG_MIN` lines of log (half the side panel while a panel is open), in the order of
+        :meth:`status_lines`; what is left out is one ``status`` away, and said so."""
         side = self.query_one("#side")
-        width = side.content_region.width or self.size.width // 2
+        width = max(side.content_region.width or self.size.width // 2, 8)
         height = side.content_region.height or self.size.height - 2
-        room = max(2, height // 2 if self.compact else height - LOG_MIN)
+        room = height // 2 if self.compact else height - LOG_MIN
         lines = self.status_lines()
-        cost = [len(text.wrap(self.console, max(width, 8))) for _rank, text in lines]
-        shown = [False] * len(lines)
-        used = 0
+        cost = [len(text.wrap(self.console, width)) for _rank, text in lines]
+        shown = [rank <= ESSENTIAL for rank, _text in lines]
+        used = sum(c for c, ok in zip(cost, shown, strict=True) if ok)
+        added: list[int] = []
         for i in sorted(range(len(lines)), key=lambda i: lines[i][0]):
-            if used + cost[i] <= room:
+            if not shown[i] and used + cost[i] <= room:
                 shown[i] = True
                 used += cost[i]
+                added.append(i)
+        if not all(shown):
+            while added and used + 1 > room:  # room for the hint before one more fact
+                i = added.pop()
+                shown[i] = False
+                used -= cost[i]
         kept = [text for (_rank, text), ok in zip(lines, shown, strict=True) if ok]
-        if not all(shown) and used < room:
+        if not all(shown):
             kept.insert(0, Text(_("more: type `status`"), style="dim"))
         self.query_one("#status", Static).update(Text("\n").join(kept))
 

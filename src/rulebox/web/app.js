@@ -273,12 +273,12 @@ function newGameForm(form, g, cat) {
     if (o.name === "players") continue;
     let input;
     if (o.choices && o.choices.length) {
-      input = el("select", { name: o.name }, ...o.choices.map((c) => el("option", { value: c, selected: c === o.default ? "" : null }, c)));
+      input = el("select", { name: o.name }, ...o.choices.map((c, i) => el("option", { value: c, selected: c === o.default ? "" : null }, (o.choice_labels || [])[i] || c)));
     } else {
       input = el("input", { name: o.name, placeholder: o.default === null ? t("random") : o.default, size: 8 });
     }
     optionInputs[o.name] = input;
-    opts.append(el("label", { class: "opt", title: o.help }, el("span", {}, o.name), input, el("small", {}, o.help)));
+    opts.append(el("label", { class: "opt", title: o.help }, el("span", {}, o.label || o.name), input, el("small", {}, o.help)));
   }
   const seed = el("input", { name: "seed", placeholder: t("random"), size: 10, inputmode: "numeric" });
   optionInputs.seed = seed;

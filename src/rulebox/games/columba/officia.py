@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulebox.core.errors import OptionError
+from rulebox.core.errors import Illegal, OptionError
 from rulebox.core.options import OptionSpec, int_option
 from rulebox.core.rng import rng
 from rulebox.games.columba.cards import CARDS, COLOUR_NAMES, sq_text
@@ -110,88 +110,93 @@ def cotes_after(g: Columba, cotes: Cotes, p: int) -> bool:
     return g._pending_ok(p, find_regions(g._sq, cotes), g._turn_tiles)
 
 
-def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | None:
+def power_problem(g: Columba, move: ColumbaMove, p: int) -> Illegal | None:
     """Why ``p`` may not use this Officia power now (CB-15), or ``None``."""
     v = move.verb
     if not g._roles:
-        return _("this game has no Officia roles (officia=0)"), "CB-15"
+        return Illegal(_("this game has no Officia roles (officia=0)"), "CB-15")
     if g._roles[p] != v:
-        return _("that is the power of {v:gen}; you are {role:nom}").format(
-            v=role_words(v), role=role_words(g._roles[p])), "CB-15"
+        return Illegal(_("that is the power of {v:gen}; you are {role:nom}").format(
+            v=role_words(v), role=role_words(g._roles[p])), "CB-15")
     if g._power:
-        return _("the power of {v:gen} is used once per turn").format(v=role_words(v)), "CB-15"
+        return Illegal(
+            _("the power of {v:gen} is used once per turn").format(v=role_words(v)), "CB-15")
     if g._phase == GOAL_PHASE:
-        return _("your objective is complete: say goal or nogoal first"), "CB-4"
+        return Illegal(_("your objective is complete: say goal or nogoal first"), "CB-4")
     c = _(COLOUR_NAMES[move.arg])
     if v == "marshal":
         if g._phase != PLACE:
-            return _("the marshal pays before the card is laid"), "CB-15"
+            return Illegal(_("the marshal pays before the card is laid"), "CB-15")
         if not g._reserve[p][move.arg]:
-            return _("you have no {c} tile in your reserve").format(c=c), "CB-15"
+            return Illegal(_("you have no {c} tile in your reserve").format(c=c), "CB-15")
         where = sq_text(move.sq)
         if move.sq not in g._sq:
-            return _("{where} is empty: there is no pigeon to cover").format(where=where), "CB-15"
+            return Illegal(
+                _("{where} is empty: there is no pigeon to cover").format(where=where), "CB-15")
         label, _regs, owner = g._regions()
         if not g._coverable(move.sq, p, label, owner):
-            return (_("the card may not cover {where} (a dovecote, a falcon, the Pond, "
+            return Illegal(_("the card may not cover {where} (a dovecote, a falcon, the Pond, "
                       "or a square you may not capture in)").format(where=where), "CB-15")
         if not marshal_can_place(g, move.sq):
-            return _("the card in hand cannot be laid over {where}").format(where=where), "CB-15"
+            return Illegal(
+                _("the card in hand cannot be laid over {where}").format(where=where), "CB-15")
         return None
     if g._phase != ACTIONS:
-        return _("the power of {v:gen} comes after the card").format(v=role_words(v)), "CB-15"
+        return Illegal(
+            _("the power of {v:gen} comes after the card").format(v=role_words(v)), "CB-15")
     if v in ("farmerswife", "thief"):
         obj = g._obj[p]
         if v == "thief":
             victim = move.sq2
             if not 0 <= victim < g.num_players or victim == p:
-                return _("steal from another player (a seat number)"), "CB-15"
+                return Illegal(_("steal from another player (a seat number)"), "CB-15")
             if not g._reserve[victim][move.arg]:
-                return _("player {victim} has no {c} tile in reserve").format(
-                    victim=victim, c=c), "CB-15"
+                return Illegal(_("player {victim} has no {c} tile in reserve").format(
+                    victim=victim, c=c), "CB-15")
         elif not g._reserve[p][move.arg]:
-            return _("you have no {c} tile in your reserve").format(c=c), "CB-15"
+            return Illegal(_("you have no {c} tile in your reserve").format(c=c), "CB-15")
         if obj is None:
-            return _("you have no objective to put the tile on"), "CB-15"
+            return Illegal(_("you have no objective to put the tile on"), "CB-15")
         if not any(f == move.arg and not s
                    for f, s in zip(CARDS[obj].fields, g._slots[p], strict=True)):
-            return _("your objective has no free {c} slot").format(c=c), "CB-15"
+            return Illegal(_("your objective has no free {c} slot").format(c=c), "CB-15")
         return None
     where = sq_text(move.sq)
     cote = g._cotes.get(move.sq)
     if cote is None or cote[0] != p:
-        return _("you have no dovecote on {where}").format(where=where), "CB-15"
+        return Illegal(_("you have no dovecote on {where}").format(where=where), "CB-15")
     if v == "peasant":
         colour = g._sq[move.sq][1]
         if not g._reserve[p][colour]:
-            return (_("the estate on {where} is {colour}: you have no such tile in "
+            return Illegal(_("the estate on {where} is {colour}: you have no such tile in "
                       "reserve").format(where=where, colour=_(COLOUR_NAMES[colour])), "CB-15")
         return None
     # the architect
     if not move.arg:
         if cote[1]:
-            return _("the dovecote on {where} is large already").format(where=where), "CB-15"
+            return Illegal(
+                _("the dovecote on {where} is large already").format(where=where), "CB-15")
         if not g._cotes_left[p][1]:
-            return _("you have no large dovecote in reserve"), "CB-15"
+            return Illegal(_("you have no large dovecote in reserve"), "CB-15")
         return None
     dest = move.sq2
     there = sq_text(dest)
     if dest == move.sq:
-        return _("the dovecote is on {there} already").format(there=there), "CB-15"
+        return Illegal(_("the dovecote is on {there} already").format(there=there), "CB-15")
     if not g._cote_spot(dest):
-        return (_("a dovecote may not stand on {there} (empty, a falcon, a dovecote, "
+        return Illegal(_("a dovecote may not stand on {there} (empty, a falcon, a dovecote, "
                   "a tile on the bare table, or a card laid this turn)").format(
                     there=there), "CB-6")
     label, _regs, owner = g._regions()
     if owner[label[dest]] != -1 and label[dest] != label[move.sq]:
-        return _("{there} is in an estate already").format(there=there), "CB-9"
+        return Illegal(_("{there} is in an estate already").format(there=there), "CB-9")
     if g._turn_tiles:
         cotes = dict(g._cotes)
         del cotes[move.sq]
         cotes[dest] = cote
         if not cotes_after(g, cotes, p):
-            return (_("the tiles you laid this turn would no longer belong to an estate"),
-                    "CB-7")
+            return Illegal(
+                _("the tiles you laid this turn would no longer belong to an estate"), "CB-7")
     return None
 
 

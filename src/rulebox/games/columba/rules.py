@@ -338,58 +338,58 @@ class Columba(Game):
     def _who(self, p: int) -> str:
         return _(SEATS[p])
 
-    def _cover_problem(self, k: int, p: int) -> tuple[str, str] | None:
+    def _cover_problem(self, k: int, p: int) -> Illegal | None:
         """Why the card may not cover square ``k`` to capture (CB-3), or ``None``."""
         s = self._sq[k]
         where = sq_text(k)
         if s[0] == FALCON:
-            return _("a card may not cover the falcon on {where}").format(where=where), "CB-3"
+            return Illegal(
+                _("a card may not cover the falcon on {where}").format(where=where), "CB-3")
         if k in self._cotes:
-            return _("a card may not cover the dovecote on {where}").format(where=where), "CB-3"
+            return Illegal(
+                _("a card may not cover the dovecote on {where}").format(where=where), "CB-3")
         if s[4] == POND_ID:
-            return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
+            return Illegal(_("nothing may cover the Pond ({where})").format(where=where), "CB-14")
         label, _regs, owner = self._regions()
         o = owner[label[k]]
         friends = self._friends[p]
         if s[0] == FIELD:
             if o != -1 and o not in friends:
-                return (_("{where} is in {who}'s estate; only its owner may capture "
+                return Illegal(_("{where} is in {who}'s estate; only its owner may capture "
                           "there").format(where=where, who=self._who(o)), "CB-10")
             return None
         # a domesticated tile
         if s[2] == self._turn:
-            return (_("the tile on {where} was laid this turn; it may be captured a "
+            return Illegal(_("the tile on {where} was laid this turn; it may be captured a "
                       "round later at the earliest").format(where=where), "CB-3")
         if o == -1:
             if k in self._freed:
                 return None  # (c) a falcon cut it off from every estate
-            return (_("the tile on {where} is in no estate, but no falcon cut it off: "
+            return Illegal(_("the tile on {where} is in no estate, but no falcon cut it off: "
                       "it is still domesticated and may not be captured (only a falcon "
-                      "makes a tile wild)").format(where=where),
-                    "CB-3")
+                      "makes a tile wild)").format(where=where), "CB-3")
         if o == p:
             if s[3] == p and s[2] < self._turn:
                 return None  # (a)
             if s[3] == p:
-                return (_("the tile on {where} was laid this turn; you may capture "
+                return Illegal(_("the tile on {where} was laid this turn; you may capture "
                           "your own estate's tile only a round later").format(where=where), "CB-3")
-            return (_("the tile on {where} was laid by {who}; in your own estate you "
+            return Illegal(_("the tile on {where} was laid by {who}; in your own estate you "
                       "may capture only tiles you laid yourself").format(
                         where=where, who=self._who(s[3])), "CB-3")
         if o in friends:
             return None  # (b) the partner's estate
-        return (_("{where} is in {who}'s estate; only its owner may capture there").format(
-                    where=where, who=self._who(o)),
-                "CB-10")
+        return Illegal(_("{where} is in {who}'s estate; only its owner may capture there").format(
+                    where=where, who=self._who(o)), "CB-10")
 
-    def _capture_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
+    def _capture_problem(self, covered: list[int], p: int) -> Illegal | None:
         """Why these squares may not be captured together by ``p`` (CB-3, CB-4, CB-12). The Pond
         is laid by the standard card rules, so it may capture too (CB-14)."""
         if self._kids:
             return self._kids_cover_problem(covered, p)
         obj = self._obj[p]
         if obj is None:
-            return (_("you have no objective, so you cannot capture: lay the card so "
+            return Illegal(_("you have no objective, so you cannot capture: lay the card so "
                       "that it covers nothing and touches the territory"), "CB-4")
         for k in covered:
             why = self._cover_problem(k, p)
@@ -410,44 +410,44 @@ class Columba(Game):
         for c in range(4):
             if need[c] > free[c]:
                 word = _(COLOUR_NAMES[c])
-                return (_("the card would capture {pigeons} but your objective has "
+                return Illegal(_("the card would capture {pigeons} but your objective has "
                           "{slots}").format(
                             pigeons=ngettext("{n} {colour} pigeon", "{n} {colour} pigeons",
                                              need[c]).format(n=need[c], colour=word),
                             slots=ngettext("{n} free {colour} slot", "{n} free {colour} slots",
                                            free[c]).format(n=free[c], colour=word)), "CB-3")
             if wild[c] > self._supply[c]:
-                return (ngettext("the supply has only {n} {colour} tile left",
+                return Illegal(ngettext("the supply has only {n} {colour} tile left",
                                  "the supply has only {n} {colour} tiles left",
                                  self._supply[c]).format(
-                            n=self._supply[c], colour=_(COLOUR_NAMES[c])),
-                        "CB-12")
+                            n=self._supply[c], colour=_(COLOUR_NAMES[c])), "CB-12")
         return None
 
-    def _kids_cover_problem(self, covered: list[int], p: int) -> tuple[str, str] | None:
+    def _kids_cover_problem(self, covered: list[int], p: int) -> Illegal | None:
         """The children's game: a card may cover fields outside opponents' estates (CB-13)."""
         for k in covered:
             where = sq_text(k)
             if k in self._cotes:
-                return _("a card may not cover the dovecote on {where}").format(
-                    where=where), "CB-13"
+                return Illegal(_("a card may not cover the dovecote on {where}").format(
+                    where=where), "CB-13")
             if self._sq[k][4] == POND_ID:
-                return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
+                return Illegal(
+                    _("nothing may cover the Pond ({where})").format(where=where), "CB-14")
             o = self.estate_owner(k)
             if o != -1 and o not in self._friends[p]:
-                return _("{where} is in {who}'s estate").format(
-                    where=where, who=self._who(o)), "CB-13"
+                return Illegal(_("{where} is in {who}'s estate").format(
+                    where=where, who=self._who(o)), "CB-13")
         return None
 
-    def _position_problem(self, k0: int, p: int) -> tuple[str, str] | None:
+    def _position_problem(self, k0: int, p: int) -> Illegal | None:
         """Why no rotation of a card may lie on top-left ``k0`` (CB-2, CB-3), or ``None``."""
         sq = self._sq
         covered = [k0 + o for o in OFFSETS if k0 + o in sq]
         m = self._marshal
         if m is not None:
             if m not in covered:
-                return _("the marshal's card must cover {square}").format(
-                    square=sq_text(m)), "CB-15"
+                return Illegal(_("the marshal's card must cover {square}").format(
+                    square=sq_text(m)), "CB-15")
             covered.remove(m)
             return self._capture_problem(covered, p) if covered else None
         if not covered:
@@ -455,12 +455,11 @@ class Columba(Game):
             if any(k not in self._bare for k in touched):
                 return None
             if touched:
-                return (_("a card that covers nothing must touch another card along a side; "
+                return Illegal(_("a card that covers nothing must touch another card along a side; "
                           "the tile on {square} lies on the bare table and is not a card").format(
                             square=sq_text(min(touched))), "CB-2")
-            return (_("the card must cover fields or touch the territory along an edge "
-                      "of a field"),
-                    "CB-2")
+            return Illegal(_("the card must cover fields or touch the territory along an edge "
+                      "of a field"), "CB-2")
         return self._capture_problem(covered, p)
 
     def _card_joins(self, k0: int, rot: int) -> bool:
@@ -505,7 +504,7 @@ class Columba(Game):
         rid = rids.pop()
         return owner[rid] == -1 and any(self._cote_spot(k) for k in regs[rid])
 
-    def _tile_problem(self, k: int, c: int, p: int) -> tuple[str, str] | None:
+    def _tile_problem(self, k: int, c: int, p: int) -> Illegal | None:
         """Why ``p`` may not lay a tile of colour ``c`` on ``k`` (CB-7, CB-9), or ``None``."""
         sq = self._sq
         s = sq.get(k)
@@ -514,33 +513,36 @@ class Columba(Game):
         label, _regs, owner = reg
         if s is None:
             if not any(k + d in sq for d in NEIGHBOURS):
-                return (_("{where} is not next to the territory; a tile goes on a wild "
+                return Illegal(_("{where} is not next to the territory; a tile goes on a wild "
                           "pigeon or on an empty square next to the territory").format(
                             where=where), "CB-7")
         elif s[0] == FALCON:
-            return _("a tile may not cover the falcon on {where}").format(where=where), "CB-7"
+            return Illegal(
+                _("a tile may not cover the falcon on {where}").format(where=where), "CB-7")
         elif s[0] == TILE:
-            return _("a tile may not cover another tile ({where})").format(where=where), "CB-7"
+            return Illegal(
+                _("a tile may not cover another tile ({where})").format(where=where), "CB-7")
         elif s[4] == POND_ID:
-            return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
+            return Illegal(_("nothing may cover the Pond ({where})").format(where=where), "CB-14")
         elif k in self._cotes:
-            return _("a tile may not cover the dovecote on {where}").format(where=where), "CB-7"
+            return Illegal(
+                _("a tile may not cover the dovecote on {where}").format(where=where), "CB-7")
         else:
             o = owner[label[k]]
             if o != -1 and o not in self._friends[p]:
-                return (_("{where} is in {who}'s estate; a tile may not cover an "
+                return Illegal(_("{where} is in {who}'s estate; a tile may not cover an "
                           "opponent's pigeon").format(where=where, who=self._who(o)), "CB-7")
         code = self._tile_effect(k, c, p)
         if code == 1:
-            return _("a {colour} tile on {where} would join two estates").format(
-                       colour=_(COLOUR_NAMES[c]), where=where), "CB-9"
+            return Illegal(_("a {colour} tile on {where} would join two estates").format(
+                       colour=_(COLOUR_NAMES[c]), where=where), "CB-9")
         if code == 2 and s is None and self._can_still_cote(p):
-            return (_("a tile on {where} would lie on the bare table in no estate: it "
+            return Illegal(_("a tile on {where} would lie on the bare table in no estate: it "
                       "must belong to one by the end of the turn, and a dovecote may not "
                       "stand on it (a tile there is a pigeon, not a card's field)").format(
                         where=where), "CB-7")
         if code == 2:
-            return (_("a tile on {where} would not belong to an estate by the end of "
+            return Illegal(_("a tile on {where} would not belong to an estate by the end of "
                       "the turn (every tile laid this turn must, and you could not "
                       "make it so)").format(where=where), "CB-7")
         return None
@@ -603,75 +605,79 @@ class Columba(Game):
             return 0 if any(self._cote_spot(q) for r in joined for q in regs[r]) else 2
         return 0 if any(self._cote_spot(q) for q in regs[rid]) else 2
 
-    def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
+    def _cote_problem(self, k: int, large: int, p: int) -> Illegal | None:
         """Why ``p`` may not place a dovecote on ``k`` (CB-6, CB-9), or ``None``."""
-        size = _("large") if large else _("small")
         where = sq_text(k)
         if self._cote_done:
-            return _("you have already placed a dovecote this turn"), "CB-6"
+            return Illegal(_("you have already placed a dovecote this turn"), "CB-6")
         if self._cotes_left[p][large] == 0:
-            return _("you have no {size} dovecote left").format(size=size), "CB-1"
+            return Illegal(_("you have no large dovecote left") if large else
+                           _("you have no small dovecote left"), "CB-1")
         s = self._sq.get(k)
         if s is None:
-            return _("a dovecote stands on a pigeon; {where} is empty").format(where=where), "CB-6"
+            return Illegal(
+                _("a dovecote stands on a pigeon; {where} is empty").format(where=where), "CB-6")
         if s[0] == FALCON:
-            return _("a dovecote may not stand on the falcon on {where}").format(
-                where=where), "CB-6"
+            return Illegal(_("a dovecote may not stand on the falcon on {where}").format(
+                where=where), "CB-6")
         if k in self._cotes:
-            return _("there is already a dovecote on {where}").format(where=where), "CB-6"
+            return Illegal(_("there is already a dovecote on {where}").format(where=where), "CB-6")
         if s[0] == FIELD and s[2] == self._turn:
-            return (_("{where} is a field of a card laid this turn; a dovecote may not "
-                      "go on it").format(where=where),
-                    "CB-6")
+            return Illegal(_("{where} is a field of a card laid this turn; a dovecote may not "
+                      "go on it").format(where=where), "CB-6")
         if k in self._bare:
-            return (_("the tile on {where} lies on the bare table, not on a card: a dovecote "
+            return Illegal(
+                _("the tile on {where} lies on the bare table, not on a card: a dovecote "
                       "stands on a card's field, and a tile there is a pigeon, not a "
                       "field").format(where=where), "CB-6")
         reg = self._regions()
         label, _regs, owner = reg
         o = owner[label[k]]
         if o != -1 and o != p:
-            return _("{where} is in {who}'s estate").format(where=where, who=self._who(o)), "CB-6"
+            return Illegal(
+                _("{where} is in {who}'s estate").format(where=where, who=self._who(o)), "CB-6")
         if o == p:
-            return (_("{where} is already in your estate; a second dovecote there "
+            return Illegal(_("{where} is already in your estate; a second dovecote there "
                       "would make two estates one").format(where=where), "CB-9")
         loose = self._unattached(self._turn_tiles, reg)
         if any(label[t] != label[k] for t in loose):
-            return (_("the tiles you laid this turn must belong to an estate when the "
+            return Illegal(_("the tiles you laid this turn must belong to an estate when the "
                       "turn ends; this dovecote would leave {square} outside").format(
                         square=", ".join(
-                        sq_text(t) for t in loose if label[t] != label[k])),
-                    "CB-7")
+                        sq_text(t) for t in loose if label[t] != label[k])), "CB-7")
         return None
 
-    def _falcon_problem(self, k: int, p: int) -> tuple[str, str] | None:
+    def _falcon_problem(self, k: int, p: int) -> Illegal | None:
         where = sq_text(k)
         if self._adults[p] == 0:
-            return _("you have no adult falcon to place"), "CB-8"
+            return Illegal(_("you have no adult falcon to place"), "CB-8")
         s = self._sq.get(k)
         if s is None:
-            return _("a falcon covers a pigeon; {where} is empty").format(where=where), "CB-8"
+            return Illegal(
+                _("a falcon covers a pigeon; {where} is empty").format(where=where), "CB-8")
         if s[0] == FALCON:
-            return _("a falcon may not cover another falcon ({where})").format(where=where), "CB-8"
+            return Illegal(
+                _("a falcon may not cover another falcon ({where})").format(where=where), "CB-8")
         if s[4] == POND_ID:
-            return _("nothing may cover the Pond ({where})").format(where=where), "CB-14"
+            return Illegal(_("nothing may cover the Pond ({where})").format(where=where), "CB-14")
         if k in self._cotes:
-            return _("a falcon may never cover a dovecote ({where})").format(where=where), "CB-8"
+            return Illegal(
+                _("a falcon may never cover a dovecote ({where})").format(where=where), "CB-8")
         o = self.estate_owner(k)
         if o == -1 or o in self._friends[p]:
-            return (_("a falcon goes on a pigeon of an opponent's estate; {where} is "
+            return Illegal(_("a falcon goes on a pigeon of an opponent's estate; {where} is "
                       "{what}").format(
                         where=where,
                         what=_("in no estate") if o == -1 else _("not an opponent's")), "CB-8")
         tiles = self._turn_tiles
         if tiles:  # this turn's tiles may extend an opponent's estate (CB-7)
             if k in tiles:
-                return (_("the tile on {where} was laid this turn and must belong to "
+                return Illegal(_("the tile on {where} was laid this turn and must belong to "
                           "an estate when the turn ends; a falcon may not cover it").format(
                             where=where), "CB-7")
             after = self._regions_after({k: (FALCON, -1, self._turn, p, None)})
             if not self._pending_ok(p, after, tiles):
-                return (_("a falcon on {where} would cut the tiles you laid this turn "
+                return Illegal(_("a falcon on {where} would cut the tiles you laid this turn "
                           "off every estate").format(where=where), "CB-7")
         return None
 
@@ -838,12 +844,12 @@ class Columba(Game):
     def _falconer(self, p: int) -> bool:
         return bool(self._roles) and self._roles[p] == "falconer"
 
-    def _acquire_problem(self, p: int) -> tuple[str, str] | None:
+    def _acquire_problem(self, p: int) -> Illegal | None:
         if self._falconer(p):
             if self._falcon_done >= 2:
-                return _("the falconer acquires at most two falcons a turn"), "CB-15"
+                return Illegal(_("the falconer acquires at most two falcons a turn"), "CB-15")
         elif self._falcon_done:
-            return _("you have already acquired a falcon this turn"), "CB-8"
+            return Illegal(_("you have already acquired a falcon this turn"), "CB-8")
         return None
 
     def _cost(self, p: int, verb: str) -> int:
@@ -862,7 +868,7 @@ class Columba(Game):
         return [(a, b) for a in range(4) for b in range(a, 4)
                 if res[a] and res[b] and (a != b or res[a] >= 2)]
 
-    def _pay_problem(self, p: int, verb: str, pay: tuple[int, ...]) -> tuple[str, str] | None:
+    def _pay_problem(self, p: int, verb: str, pay: tuple[int, ...]) -> Illegal | None:
         """Why ``p`` may not pay with the tiles ``pay`` for ``verb`` (CB-8, CB-15), or ``None``."""
         cost = self._cost(p, verb)
         rule = "CB-15" if self._falconer(p) else "CB-8"
@@ -870,46 +876,47 @@ class Columba(Game):
         if self._falconer(p) and verb == "buy" and self._falcon_done:
             what = _("the falconer's second falcon (an adult at once)")
         if len(pay) != cost:
-            return (ngettext("{what} costs {n} tile: write {verb} and the colour of {n} tile "
+            return Illegal(
+                ngettext("{what} costs {n} tile: write {verb} and the colour of {n} tile "
                              "from your reserve",
                              "{what} costs {n} tiles: write {verb} and the colours of {n} tiles "
-                             "from your reserve", cost).format(what=what, n=cost, verb=verb),
-                    rule)
+                             "from your reserve", cost).format(what=what, n=cost, verb=verb), rule)
         for c in set(pay):
             if pay.count(c) > self._reserve[p][c]:
-                return (ngettext("you have {n} {colour} tile in your reserve, not {count}",
+                return Illegal(ngettext("you have {n} {colour} tile in your reserve, not {count}",
                                  "you have {n} {colour} tiles in your reserve, not {count}",
                                  self._reserve[p][c]).format(
                             n=self._reserve[p][c], colour=_(COLOUR_NAMES[c]),
                             count=pay.count(c)), "CB-8")
         return None
 
-    def _buy_problem(self, p: int) -> tuple[str, str] | None:
+    def _buy_problem(self, p: int) -> Illegal | None:
         why = self._acquire_problem(p)
         if why:
             return why
         if self._falcons == 0:
-            return _("there are no falcons left in the supply"), "CB-12"
+            return Illegal(_("there are no falcons left in the supply"), "CB-12")
         cost = self._cost(p, "buy")
         if sum(self._reserve[p]) < cost:
-            return ngettext("a falcon costs {n} tile from your reserve",
+            return Illegal(ngettext("a falcon costs {n} tile from your reserve",
                             "a falcon costs {n} tiles from your reserve", cost).format(
-                n=cost), "CB-8"
+                n=cost), "CB-8")
         return None
 
-    def _raise_problem(self, p: int) -> tuple[str, str] | None:
+    def _raise_problem(self, p: int) -> Illegal | None:
         why = self._acquire_problem(p)
         if why:
             return why
         if not any(t < self._turn for t in self._chicks[p]):
             if self._chicks[p]:
-                return _("a chick may be raised only on a later turn than it was bought"), "CB-8"
-            return _("you have no falcon chick to raise"), "CB-8"
+                return Illegal(
+                    _("a chick may be raised only on a later turn than it was bought"), "CB-8")
+            return Illegal(_("you have no falcon chick to raise"), "CB-8")
         cost = self._cost(p, "raise")
         if sum(self._reserve[p]) < cost:
-            return ngettext("raising a chick costs {n} tile from your reserve",
+            return Illegal(ngettext("raising a chick costs {n} tile from your reserve",
                             "raising a chick costs {n} tiles from your reserve", cost).format(
-                n=cost), "CB-8"
+                n=cost), "CB-8")
         return None
 
     def legal_moves(self) -> list[ColumbaMove]:
@@ -971,7 +978,7 @@ class Columba(Game):
             return Illegal(_("{move!r} is not a Columba action").format(move=move), "CB-2")
         why = action_problem(self, move)
         if why is not None:
-            return Illegal(*why)
+            return why
         if move.verb in ("buy", "raise") and not move.pay:
             ambiguous = self._ambiguity(move)
             if ambiguous is not None:

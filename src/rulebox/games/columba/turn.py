@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from rulebox.core.errors import Illegal
 from rulebox.games.columba.cards import CARDS, COLOUR_NAMES, OFFSETS, sq_text
 from rulebox.games.columba.moves import ColumbaMove
 from rulebox.games.columba.officia import VERBS, power_problem, use_power
@@ -92,51 +93,51 @@ class Snapshot(NamedTuple):
         g._dirty()
 
 
-def action_problem(g: Columba, move: ColumbaMove) -> tuple[str, str] | None:
+def action_problem(g: Columba, move: ColumbaMove) -> Illegal | None:
     """Why the player to move may not take ``move`` now (the phase first, then the rule of
     the action), or ``None``."""
     p = g._to_move
     v = move.verb
     phase = g._phase
     if phase == OVER:
-        return _("the game is over"), "CB-11"
+        return Illegal(_("the game is over"), "CB-11")
     if g._kids and v in ("goal", "nogoal", "tile", "buy", "raise", "falcon"):
-        return (_("the children's game has only cards and dovecotes: no objectives, "
+        return Illegal(_("the children's game has only cards and dovecotes: no objectives, "
                   "tiles or falcons"), "CB-13")
     if v in VERBS:
         return power_problem(g, move, p)
     if phase == PLACE and v != "place":
-        return (_("first lay the card in hand ({hand}) with place x,y rN").format(
+        return Illegal(_("first lay the card in hand ({hand}) with place x,y rN").format(
             hand=g._hand), "CB-2")
     if phase == GOAL_PHASE and v not in ("goal", "nogoal"):
-        return (_("your objective is complete: say goal (take a new one) or nogoal first"),
-                "CB-4")
+        return Illegal(
+            _("your objective is complete: say goal (take a new one) or nogoal first"), "CB-4")
     if v == "place":
         if phase != PLACE:
-            return _("you have no card in hand to lay this turn"), "CB-2"
+            return Illegal(_("you have no card in hand to lay this turn"), "CB-2")
         why = g._position_problem(move.sq, p)
         if why:
             return why
         if g._card_joins(move.sq, move.arg):
-            return _("laid so, the card would join two estates into one"), "CB-9"
+            return Illegal(_("laid so, the card would join two estates into one"), "CB-9")
         if g._turn_tiles and not g._card_keeps_tiles(move.sq, move.arg):
-            return (_("laid so, the card would cut the tiles you laid this turn off "
+            return Illegal(_("laid so, the card would cut the tiles you laid this turn off "
                       "every estate"), "CB-7")
         return None
     if v == "goal":
         if phase != GOAL_PHASE:
-            return _("you may take a new objective only when you complete one"), "CB-4"
+            return Illegal(_("you may take a new objective only when you complete one"), "CB-4")
         if not g._deck:
-            return _("the deck is empty: there is no new objective to take"), "CB-4"
+            return Illegal(_("the deck is empty: there is no new objective to take"), "CB-4")
         return None
     if v == "nogoal":
         if phase != GOAL_PHASE:
-            return _("nogoal answers a completed objective; yours is not complete"), "CB-4"
+            return Illegal(_("nogoal answers a completed objective; yours is not complete"), "CB-4")
         return None
     if v == "end":
         loose = g._unattached(g._turn_tiles, g._regions())
         if loose:
-            return (_("every tile laid this turn must belong to an estate when the "
+            return Illegal(_("every tile laid this turn must belong to an estate when the "
                       "turn ends; {square} does not").format(
                         square=", ".join(sq_text(t) for t in loose)), "CB-7")
         return None
@@ -144,8 +145,8 @@ def action_problem(g: Columba, move: ColumbaMove) -> tuple[str, str] | None:
         return g._cote_problem(move.sq, move.arg, p)
     if v == "tile":
         if g._reserve[p][move.arg] == 0:
-            return _("you have no {colour} tile in your reserve").format(
-                       colour=_(COLOUR_NAMES[move.arg])), "CB-7"
+            return Illegal(_("you have no {colour} tile in your reserve").format(
+                       colour=_(COLOUR_NAMES[move.arg])), "CB-7")
         return g._tile_problem(move.sq, move.arg, p)
     if v in ("buy", "raise"):
         why = g._buy_problem(p) if v == "buy" else g._raise_problem(p)
@@ -154,7 +155,7 @@ def action_problem(g: Columba, move: ColumbaMove) -> tuple[str, str] | None:
         return why
     if v == "falcon":
         return g._falcon_problem(move.sq, p)
-    return _("unknown action {v!r}").format(v=v), "CB-2"
+    return Illegal(_("unknown action {v!r}").format(v=v), "CB-2")
 
 
 def play(g: Columba, move: ColumbaMove) -> None:

@@ -352,14 +352,15 @@ class Discs(Game):
         if phase == Phase.ARRANGE:
             if k != _ARRANGE:
                 return Illegal(
-                    _("first player 0 arranges the discs (arrange RGBRGBRGB)"), "DSC-1")
+                    _("first {seat} arranges the discs (arrange RGBRGBRGB)").format(
+                        seat=self.seat_name(0)), "DSC-1")
             return Illegal(
                 _("{layout} is not three discs of each colour (R, G, B)").format(
                     layout=move.layout), "DSC-1")
         if phase == Phase.CHOOSE:
             return Illegal(
-                _("player 1 now chooses a pin colour and two corners (choose silver a1c3)"),
-                "DSC-1")
+                _("{seat} now chooses a pin colour and two corners (choose silver "
+                  "a1c3)").format(seat=self.seat_name(1)), "DSC-1")
         if k in (_ARRANGE, _CHOOSE):
             return Illegal(_("the set-up is over"), "DSC-1")
         if phase == Phase.MAIN:
