@@ -41,7 +41,10 @@ CLUSTER_GLOB = "test_cluster_*.py"
 """Files (under ``tests/server/``) whose tests start several server processes, Redis or
 restarts: marked ``cluster``."""
 
-SLOW_FILES: frozenset[Path] = frozenset()
+SLOW_FILES: frozenset[Path] = frozenset({
+    TESTS / "server" / "test_server_pings.py",  # real-time pings (test_server_clock: mocked)
+    TESTS / "analysis" / "test_analysis_report.py",  # whole reports, figures drawn (2 min)
+})
 """Files whose every test is slow: marked ``slow``."""
 
 

@@ -195,6 +195,7 @@ def test_the_right_moves_are_right() -> None:
 
 
 # --- the root filter -------------------------------------------------------------------------
+@pytest.mark.slow  # the longest of the developer's loop (150 s on a loaded machine)
 def test_root_filter_never_hands_an_immediate_four() -> None:
     """From positions of seeded random games, with a budget too small to search the replies,
     the search never plays a move after which the opponent can make a four while another move

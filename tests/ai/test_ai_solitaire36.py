@@ -195,6 +195,7 @@ def _can_win(game: Game) -> bool:
     return False
 
 
+@pytest.mark.slow  # 40 whole games searched (99 s on a loaded machine)
 def test_doomed_moves_lose_in_every_order_of_the_pile() -> None:
     """``doomed`` is a proof: near the end of seeded games, no order of the unseen cards lets a
     move called doomed win, checked by exhaustive search; and it calls every split doomed."""

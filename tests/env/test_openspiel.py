@@ -191,6 +191,7 @@ def _bots_match(game: Any, bots: list[Any], seed: int, plies: int = 10_000) -> A
     return state
 
 
+@pytest.mark.slow  # a strength match (52 s for Count Red on a loaded machine)
 @pytest.mark.parametrize("game_id", ("columns", "countred"))
 def test_mcts_beats_random(game_id: str) -> None:
     """OpenSpiel's MCTS (random rollouts) against its uniform random bot, each side twice."""

@@ -1,7 +1,11 @@
 """The server pings quiet WebSocket clients and closes those that do not answer (issue 20): a
 dead client (a phone gone off the network, a half-open connection) no longer holds its seat
 "online" for ever. Short intervals through ``--ws-ping`` / ``--ws-timeout`` (or the environment's
-``RULEBOX_WS_PING`` / ``RULEBOX_WS_TIMEOUT``)."""
+``RULEBOX_WS_PING`` / ``RULEBOX_WS_TIMEOUT``).
+
+These are the real-time end-to-end checks (a real server, real sockets, real seconds): marked
+``slow`` (tests/conftest.py). The same rules on the injected clock, in milliseconds, are in
+test_server_clock.py."""
 
 from __future__ import annotations
 
@@ -27,8 +31,10 @@ from rulebox.server.testing import ServerProcess
 
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-PING, TIMEOUT = 0.5, 1.0
-"""The test server's ping interval and answer time (seconds)."""
+PING, TIMEOUT = 0.5, 5.0
+"""The test server's ping interval and answer time (seconds): an answer time of 1 s closed the
+browser's socket once on a machine with a load of 35 (the page answered too late), so the
+answer time is what a busy machine needs; the interval stays short."""
 
 
 @pytest.fixture(scope="module")
@@ -200,6 +206,7 @@ def test_no_pings_when_switched_off(tmp_path: Path) -> None:
             assert st["presence"] == [True, False]
 
 
+@pytest.mark.browser
 def test_the_web_client_answers_the_servers_pings(server: ServerProcess) -> None:
     """In Chromium: the page answers each ping, so its one socket stays open through many
     ping intervals (its own pings, every 10 s, would come too late) and its seat online."""
@@ -224,13 +231,16 @@ def test_the_web_client_answers_the_servers_pings(server: ServerProcess) -> None
 
             page.on("websocket", opened)
             page.goto(f"{server.url}/game/{gid}#t={tokens[0]}")
-            deadline = time.monotonic() + 30
-            while presence(server, gid) != [True, False]:
-                assert time.monotonic() < deadline, "the page's socket did not come"
-                page.wait_for_timeout(100)  # (Playwright's events come while it waits)
-            page.wait_for_timeout((PING * 8 + TIMEOUT) * 1000)  # many pings, each answered
+            page.wait_for_function("window.rulebox && window.rulebox.state"
+                                   " && window.rulebox.state.presence[0] === true")
+            assert len(sockets) == 1
+            for _ in range(4):  # many pings, each answered: pongs, one after another
+                with sockets[0].expect_event("framesent",
+                                             predicate=lambda payload: '"pong"' in str(payload),
+                                             timeout=(PING + TIMEOUT) * 1000 + 20_000):
+                    pass
             assert len(sockets) == 1 and not closed
-            assert sum('"pong"' in s for s in sent) >= 3
+            assert sum('"pong"' in s for s in sent) >= 4
             assert presence(server, gid) == [True, False]
         finally:
             browser.close()

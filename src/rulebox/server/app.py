@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -30,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rulebox.core.registry import game_ids
 from rulebox.i18n import LANGUAGES, _, catalog_json, negotiate, normalize, use_language
 from rulebox.server import views
+from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.cluster import Cluster
 from rulebox.server.cluster import attach as attach_cluster
 from rulebox.server.errors import ApiError
@@ -335,33 +335,42 @@ def _client(request: Request) -> str:
 def create_app(db_url: str | None = None, limits: Limits | None = None,
                think_workers: int = 2, csp_script_extra: str = "",
                pubsub: str | None = None, job_lease: float | None = None,
-               lobby_options: dict[str, Any] | None = None) -> FastAPI:
+               lobby_options: dict[str, Any] | None = None,
+               clock: Clock | None = None) -> FastAPI:
     """The web application on storage at ``db_url`` (SQLite in the data directory if
     ``None``), within ``limits`` (:class:`rulebox.server.limits.Limits`). ``csp_script_extra``
     adds sources to the Content-Security-Policy's ``script-src`` (browser tests whose driver
     evaluates strings need ``'unsafe-eval'``; never for a real server). On PostgreSQL the
     process is one of a cluster (:mod:`rulebox.server.cluster`): live updates on ``pubsub``
     (``redis://...``, else ``LISTEN``/``NOTIFY``), computer turns as jobs under a lease of
-    ``job_lease`` seconds. ``lobby_options`` go to :class:`rulebox.server.lobby.Lobby`
-    (tests: a clock, cheap password hashing, no background round)."""
+    ``job_lease`` seconds. ``clock`` is the one clock every part reads
+    (:mod:`rulebox.server.clock`; a :class:`~rulebox.server.clock.SystemClock` when ``None``,
+    a test's :class:`~rulebox.server.clock.MockClock` to move time on without waiting), the
+    lobby's wall time included. ``lobby_options`` go to :class:`rulebox.server.lobby.Lobby`
+    (tests: a clock of its own, cheap password hashing, no background round)."""
     if not all(w.startswith("'") and w.endswith("'") and w[1:-1].replace("-", "").isalpha()
                for w in csp_script_extra.split()):
         raise ValueError("csp_script_extra is quoted keywords such as 'unsafe-eval'")
     limits = limits or Limits()
+    clock = clock or SystemClock()
     state: dict[str, GameService] = {
-        "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits)}
+        "svc": GameService(Store(db_url), think_workers=think_workers, limits=limits,
+                           clock=clock)}
     cluster: Cluster | None = None
     if not state["svc"].store.is_sqlite:  # several processes may share the database
         cluster = attach_cluster(state["svc"], pubsub, job_lease)
     from rulebox.server.lobby import Lobby  # issue 27: players, open games, ratings, chat
 
-    lobby = Lobby(state["svc"], **{"abandon_grace": limits.abandon_grace,
+    lobby = Lobby(state["svc"], **{"clock": state["svc"].clock.time,
+                                   "abandon_grace": limits.abandon_grace,
                                    "abandon_grace_correspondence": limits.abandon_grace_days
                                    * 86400, **(lobby_options or {})})
     state["svc"].lobby = lobby
     warm = asyncio.Event()
-    creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst, name="create")
-    changes = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves")
+    creations = RateLimiter(limits.create_per_minute / 60, limits.create_burst, name="create",
+                            clock=clock)
+    changes = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves",
+                          clock=clock)
     if cluster is not None:  # one limit for all the processes
         cluster.share(creations, changes)
 
@@ -620,13 +629,14 @@ def create_app(db_url: str | None = None, limits: Limits | None = None,
             first = await svc().attach(live, ws, seat)
             await ws.send_json({"type": "state", **first})
             # a quiet client is pinged; one that does not answer is closed (its seat goes)
-            alive = Liveness(ws, limits.ws_ping, limits.ws_timeout)
+            alive = Liveness(ws, limits.ws_ping, limits.ws_timeout, clock)
             while True:
                 msg = await alive.receive()
                 if msg is None:
                     break
                 if len(msg) < 100 and "ping" in msg:  # the client checks the connection
-                    await ws.send_json({"type": "pong", "server_time": int(time.time() * 1000)})
+                    await ws.send_json({"type": "pong",
+                                        "server_time": int(clock.time() * 1000)})
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from rulebox.i18n import N_
 from rulebox.match.table import Table, Words
+from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.live import ClusterLink, LiveGame
 
 PRESENCE_GRACE = 4.0
@@ -35,9 +36,11 @@ class Attendance:
     """The sockets of this process's seats coming and going; ``broadcast`` pushes a notice."""
 
     def __init__(self, broadcast: Callable[[LiveGame], Awaitable[None]],
-                 grace: float = PRESENCE_GRACE) -> None:
+                 grace: float = PRESENCE_GRACE, clock: Clock | None = None) -> None:
         self.broadcast = broadcast
         self.grace = grace
+        self.clock: Clock = clock or SystemClock()
+        """The app's clock (:mod:`rulebox.server.clock`): the grace period passes on it."""
         self.cluster: ClusterLink | None = None
         """Set when the process is one of a cluster: notices are decided there."""
         self._closed = False
@@ -78,7 +81,7 @@ class Attendance:
         live.leaving[seat] = loop.create_task(self._leave_later(live, seat))
 
     async def _leave_later(self, live: LiveGame, seat: int) -> None:
-        await asyncio.sleep(self.grace)
+        await self.clock.sleep(self.grace)
         live.leaving.pop(seat, None)
         if seat in live.sockets.values() or self._closed:
             return

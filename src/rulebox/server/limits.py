@@ -23,6 +23,7 @@ from rulebox.core.errors import OptionError
 from rulebox.core.numerals import plain_digits
 from rulebox.i18n import _
 from rulebox.match.agents import AgentSpec
+from rulebox.server.clock import Clock, SystemClock
 
 T = TypeVar("T")
 
@@ -155,6 +156,8 @@ class RateLimiter:
     name: str = ""
     """The kind of request counted (``create``, ``moves``): the shared buckets' key prefix."""
     shared: SharedBuckets | None = None
+    clock: Clock = field(default_factory=SystemClock, repr=False, compare=False)
+    """The app's clock (:mod:`rulebox.server.clock`): the buckets fill on its seconds."""
     _warned: float = 0.0
 
     async def wait(self, client: str) -> float:
@@ -165,8 +168,8 @@ class RateLimiter:
             try:
                 return await self.shared.take(f"{self.name}:{client}", self.rate, self.burst)
             except Exception as e:  # the shared store is away: count here meanwhile
-                if time.monotonic() - self._warned > 60:
-                    self._warned = time.monotonic()
+                if self.clock.monotonic() - self._warned > 60:
+                    self._warned = self.clock.monotonic()
                     log.warning("rulebox: shared rate limits unavailable (%s); counting in "
                                 "this process", e)
         return self.check(client)
@@ -174,7 +177,7 @@ class RateLimiter:
     def check(self, client: str) -> float:
         if self.rate <= 0:
             return 0.0
-        now = time.monotonic()
+        now = self.clock.monotonic()
         b = self.buckets.get(client)
         if b is None:
             if len(self.buckets) > 10_000:  # forget full buckets (idle clients)

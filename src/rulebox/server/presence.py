@@ -34,7 +34,6 @@ import contextlib
 import json
 import logging
 import os
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -43,6 +42,7 @@ from sqlalchemy.engine import Engine
 
 from rulebox.match.table import Event
 from rulebox.server.attendance import PRESENCE_GRACE, announce, notice_words
+from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.live import LiveGame
 from rulebox.server.processes import pid_gone
 from rulebox.server.pubsub import Bus, presence_message
@@ -344,11 +344,11 @@ class Presence:
                     log.warning("rulebox: presence of %s not stored: %s", live.id, e)
                     if attempt == 2 or self._closed:
                         return  # the heartbeat writes it again
-                    await asyncio.sleep(0.5 * 2 ** attempt)
+                    await self.svc.clock.sleep(0.5 * 2 ** attempt)
 
     async def _leave_later(self, live: LiveGame, seat: int) -> None:
         try:
-            await asyncio.sleep(self.grace)
+            await self.svc.clock.sleep(self.grace)
         finally:
             if live.leaving.get(seat) is asyncio.current_task():
                 live.leaving.pop(seat, None)
@@ -398,7 +398,7 @@ class Presence:
 
     async def _beat(self) -> None:
         while not self._closed:
-            await asyncio.sleep(self.every)
+            await self.svc.clock.sleep(self.every)
             try:
                 await self.look()
             except asyncio.CancelledError:
@@ -436,7 +436,7 @@ class Presence:
                 await svc.broadcast(live)
         for gid in [g for g in self.remote if g not in svc.games]:
             self.remote.pop(gid, None)
-        self.last_look = time.monotonic()
+        self.last_look = svc.clock.monotonic()
 
 
 class Liveness:
@@ -445,17 +445,20 @@ class Liveness:
     ``{"type": "pong"}``; its own pings count too) within ``timeout`` seconds, or the socket is
     closed with code 4408 and :meth:`receive` answers ``None`` (the seat then counts as gone,
     like any closed socket). A phone gone off the network or a half-open connection is so
-    closed within ``every + timeout`` seconds of its last message. ``every`` 0: no pings."""
+    closed within ``every + timeout`` seconds of its last message. ``every`` 0: no pings. The
+    seconds are those of ``clock`` (the app's, :mod:`rulebox.server.clock`)."""
 
     CLOSE_CODE = 4408
     closed = 0
     """Sockets this process closed for not answering (``rulebox_websocket_timeouts_total``)."""
 
-    def __init__(self, ws: Any, every: float, timeout: float) -> None:
+    def __init__(self, ws: Any, every: float, timeout: float,
+                 clock: Clock | None = None) -> None:
         self.ws = ws
         self.every = max(0.0, every)
         self.timeout = max(0.05, timeout)
-        self.heard_at = time.monotonic()
+        self.clock: Clock = clock or SystemClock()
+        self.heard_at = self.clock.monotonic()
         self.pinged_at: float | None = None
         self._pending: asyncio.Future[str] | None = None
 
@@ -466,19 +469,20 @@ class Liveness:
                 self._pending = asyncio.ensure_future(self.ws.receive_text())
             if self.every <= 0:
                 return await self._take()
-            now = time.monotonic()
+            now = self.clock.monotonic()
             if self.pinged_at is None and now - self.heard_at >= self.every:
                 self.pinged_at = now
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.ws.send_json(
-                        {"type": "ping", "server_time": int(time.time() * 1000)}), self.timeout)
+                        {"type": "ping", "server_time": int(self.clock.time() * 1000)}),
+                        self.timeout)
             due = (self.pinged_at + self.timeout if self.pinged_at is not None
                    else self.heard_at + self.every)
             try:
-                await asyncio.wait_for(asyncio.shield(self._pending),
-                                       max(0.0, due - time.monotonic()))
+                await self.clock.wait_for(asyncio.shield(self._pending),
+                                          max(0.0, due - self.clock.monotonic()))
             except TimeoutError:
-                if self.pinged_at is not None and time.monotonic() >= due:
+                if self.pinged_at is not None and self.clock.monotonic() >= due:
                     await self._close()
                     return None
                 continue
@@ -490,7 +494,7 @@ class Liveness:
             return await self._pending
         finally:
             self._pending = None
-            self.heard_at = time.monotonic()
+            self.heard_at = self.clock.monotonic()
             self.pinged_at = None
 
     async def _close(self) -> None:

@@ -32,7 +32,6 @@ import asyncio
 import contextlib
 import dataclasses
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +43,8 @@ from rulebox.match.fairness import arranged, new_game, seal, server_deal, server
 from rulebox.match.table import Table, TableError, position_at
 from rulebox.server import views
 from rulebox.server.attendance import PRESENCE_GRACE, Attendance
+from rulebox.server.clock import Clock as ServerClock
+from rulebox.server.clock import SystemClock
 from rulebox.server.computers import Computers
 from rulebox.server.errors import ApiError, rules_error, table_error
 from rulebox.server.limits import Limits
@@ -69,16 +70,19 @@ class GameService:
     """Creates, loads and plays games; pushes every change to the seats' sockets."""
 
     def __init__(self, store: Store, *, think_workers: int = 2,
-                 limits: Limits | None = None, think_in_processes: bool = True) -> None:
+                 limits: Limits | None = None, think_in_processes: bool = True,
+                 clock: ServerClock | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
+        self.clock: ServerClock = clock or SystemClock()
+        """The one clock of the app (:mod:`rulebox.server.clock`), read by every room."""
         self.games = LiveGames()
         """The games held in memory."""
-        self.storage = Storage(store, self.limits)
+        self.storage = Storage(store, self.limits, self.clock)
         self.computers = Computers(self.storage, self.limits, think_workers, self.broadcast,
                                    processes=think_in_processes)
-        self.timers = Timers(self.storage, self.limits, self.live, self.broadcast)
-        self.attendance = Attendance(self.broadcast)
+        self.timers = Timers(self.storage, self.limits, self.live, self.broadcast, self.clock)
+        self.attendance = Attendance(self.broadcast, clock=self.clock)
         self._cluster: ClusterLink | None = None
         self.lobby: Lobby | None = None
         """Players, open games, ratings, chat (:mod:`rulebox.server.lobby`; set by
@@ -218,7 +222,8 @@ class GameService:
                 tokens.append(None)
         table = Table(game, [r.seat(bool(hotseat), self.limits) for r in records],
                       arranged=fixed, deal=seal(game),
-                      clock=Clock.new(control, game.num_players) if control else None)
+                      clock=Clock.new(control, game.num_players) if control else None,
+                      time_source=self.clock.time)
         live = await self._start(entry, table, records, bool(hotseat), new_id)
         return {"id": live.id, "game": entry.id,
                 "seats": [{"player": i, "token": t, "kind": s.kind, "label": s.label}
@@ -253,7 +258,7 @@ class GameService:
         self.timers.start_sweepers()
         gid = gid or new_id()
         await self.storage.create(gid, entry, table, records, hotseat)
-        live = LiveGame(gid, entry, table, records, hotseat)
+        live = LiveGame(gid, entry, table, records, hotseat, used=self.clock.monotonic())
         self.games.add(live)
         async with live.lock:
             self.computers.kick(live)
@@ -267,7 +272,7 @@ class GameService:
         """The live game of an id, loaded from storage when needed (404 when unknown)."""
         live = self.games.get(gid)
         if live is not None:
-            live.used = time.monotonic()
+            live.used = self.clock.monotonic()
             if self.cluster is not None:  # another process may have changed it
                 await self.cluster.refresh(live)
             self.computers.kick(live)  # e.g. after a storage failure stopped the computer

@@ -19,6 +19,7 @@ from rulebox.core.errors import RuleboxError
 from rulebox.core.registry import GameEntry, game_entry
 from rulebox.i18n import _
 from rulebox.match.table import Table
+from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.errors import ApiError
 from rulebox.server.limits import Limits
 from rulebox.server.live import LiveGame
@@ -35,9 +36,11 @@ class Storage:
     """The live games' side of storage: one thread pool for the database, the group commit of
     moves, and the one loader of a stored table."""
 
-    def __init__(self, store: Store, limits: Limits) -> None:
+    def __init__(self, store: Store, limits: Limits, clock: Clock | None = None) -> None:
         self.store = store
         self.limits = limits
+        self.clock: Clock = clock or SystemClock()
+        """The app's clock: the tables' chess clocks read its wall time."""
         self._db = ThreadPoolExecutor(1 if store.is_sqlite else 8, thread_name_prefix="rb-db")
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -87,7 +90,9 @@ class Storage:
             raise ApiError(500, "corrupt_game", _("the stored game cannot be loaded: {error}")
                            .format(error=e)) from None
         table = self.table_of(stored, records)
-        return LiveGame(gid, entry, table, records, stored.hotseat, rematch=stored.rematch)
+        table.time_source = self.clock.time
+        return LiveGame(gid, entry, table, records, stored.hotseat, rematch=stored.rematch,
+                        used=self.clock.monotonic())
 
     def reload(self, live: LiveGame, stored: Any) -> None:
         """Replace ``live``'s table by the stored one (call with the game's lock held), and its
@@ -120,7 +125,9 @@ class Storage:
 
     @staticmethod
     def restore(live: LiveGame, snapshot: dict[str, Any]) -> None:
+        source = live.table.time_source  # the app's clock, kept
         live.table = Table.from_json(snapshot, live.table.seats)
+        live.table.time_source = source
 
     async def commit(self, live: LiveGame, before: dict[str, Any]) -> None:
         """Store the moves made since ``before``; on a storage failure go back to it."""

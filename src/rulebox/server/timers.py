@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.errors import ApiError
 from rulebox.server.limits import Limits
 from rulebox.server.live import LiveGame
@@ -30,8 +30,11 @@ class Timers:
 
     def __init__(self, storage: Storage, limits: Limits,
                  open_game: Callable[[str], Awaitable[LiveGame]],
-                 broadcast: Callable[[LiveGame], Coroutine[Any, Any, None]]) -> None:
+                 broadcast: Callable[[LiveGame], Coroutine[Any, Any, None]],
+                 clock: Clock | None = None) -> None:
         self.storage = storage
+        self.clock: Clock = clock or SystemClock()
+        """The app's clock (:mod:`rulebox.server.clock`): flags fall and sweeps come on it."""
         self.limits = limits
         self.open_game = open_game
         self.broadcast = broadcast
@@ -52,10 +55,10 @@ class Timers:
         table = live.table
         clock = table.clock
         ended = False
-        if clock is not None and not table.over() and clock.flagged(time.time()) is not None:
+        if clock is not None and not table.over() and clock.flagged(self.clock.time()) is not None:
             async with live.lock:
                 before = self.storage.snapshot(live)
-                if live.table.check_time(time.time()) is not None:
+                if live.table.check_time(self.clock.time()) is not None:
                     live.stop_computer()
                     try:
                         await self.storage.store_state(live, before)
@@ -98,7 +101,7 @@ class Timers:
         live.clock_task.rulebox_at = at  # type: ignore[attr-defined]
 
     async def _timer(self, live: LiveGame, at: float) -> None:
-        await asyncio.sleep(max(0.0, at - time.time()) + TIMER_SLACK)
+        await self.clock.sleep(max(0.0, at - self.clock.time()) + TIMER_SLACK)
         live.clock_task = None
         with contextlib.suppress(Exception):
             await self.settle_time(live)
@@ -115,7 +118,7 @@ class Timers:
 
     async def _flag_loop(self) -> None:
         while not self._closed:
-            await asyncio.sleep(FLAG_SWEEP)
+            await self.clock.sleep(FLAG_SWEEP)
             with contextlib.suppress(Exception):
                 await self.end_fallen_flags()
 
@@ -123,7 +126,7 @@ class Timers:
         """Load every unfinished game whose stored clock says its flag fell (loading ends it on
         time, stored and pushed): the timers a restart or a dead process lost. Answers how
         many games it looked at."""
-        ids = await self.storage.in_db(self.storage.store.flags_fallen, time.time(), 200)
+        ids = await self.storage.in_db(self.storage.store.flags_fallen, self.clock.time(), 200)
         for gid in ids:
             with contextlib.suppress(ApiError):
                 await self.open_game(gid)
@@ -132,7 +135,7 @@ class Timers:
     async def _sweep_loop(self) -> None:
         every = min(60.0, max(0.2, self.limits.expire_after / 10))
         while not self._closed:
-            await asyncio.sleep(every)
+            await self.clock.sleep(every)
             with contextlib.suppress(Exception):
                 await self.expire_abandoned()
 

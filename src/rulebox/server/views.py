@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from importlib import resources
 from typing import Any
 
@@ -187,7 +186,7 @@ def table_extras(live: LiveGame, seat: int | None, history: list[str] | None,
         "spectator": seat is None,
         "log": entries,
         "last": entries[-1] if entries else None,
-        "clock": clock.payload(time.time()) if clock is not None else None,
+        "clock": clock.payload(table.time_source()) if clock is not None else None,
         "presence": presence(live, elsewhere),
         "thinking": thinking,
     }
