@@ -25,6 +25,7 @@ import re
 import string
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,8 @@ KEYWORDS: dict[str, Any] = {
     "pgettext": ((1, "c"), 2),
     "N_": None,
     "ngettext_noop": (1, 2),
+    "noun": ((1, "c"), 2),
+    "noun_noop": ((1, "c"), 2),
 }
 """Babel's keyword specs for Python: ``_ gettext ngettext:1,2 pgettext:1c,2 N_
 ngettext_noop:1,2`` (the last marks a plural translated where shown, rulebox.match.table);
@@ -54,7 +57,8 @@ babel.cfg adds ``t tn:1,2`` for the web client's files only (a Python name ``t``
 message)."""
 
 PYBABEL_KEYWORDS = ["-k", "_", "-k", "gettext", "-k", "ngettext:1,2", "-k", "pgettext:1c,2",
-                    "-k", "N_", "-k", "ngettext_noop:1,2"]
+                    "-k", "N_", "-k", "ngettext_noop:1,2",
+                    "-k", "noun:1c,2", "-k", "noun_noop:1c,2"]
 """The same keywords for the ``pybabel extract`` command line (``--no-default-keywords``;
 ``t tn:1,2`` come from babel.cfg)."""
 
@@ -188,12 +192,214 @@ def placeholders(text: str) -> set[str]:
     try:
         for _lit, field, spec, conv in string.Formatter().parse(text):
             if field is not None:
+                if spec in ALL_CASES:
+                    spec = "<case>"  # each language names the case its own sentence needs
                 found.add("{" + field + ("!" + conv if conv else "") + (":" + spec if spec else "")
                           + "}")
     except ValueError:
         found.add("<unbalanced braces>")
     found.update(m.group(0) for m in _PERCENT.finditer(text))
     return found
+
+
+ALL_CASES = ("nom", "gen", "dat", "acc", "ins", "prep")
+"""The cases a placeholder may ask of a noun phrase (``{piece:acc}``); ``CASES`` says which a
+language has (German four, Russian six)."""
+
+CASES = {"de": ("nom", "acc", "dat", "gen"), "ru": ALL_CASES}
+NOUN_CONTEXT = "noun: "
+_FORM = re.compile(r"\s*(nom|gen|dat|acc|ins|prep):\s*")
+
+
+def case_fields(text: str) -> dict[str, str]:
+    """The placeholders of ``text`` that ask a case of a noun phrase, with the case
+    (``{piece:acc}`` -> ``{"piece": "acc"}``)."""
+    out: dict[str, str] = {}
+    try:
+        for _lit, field, spec, _conv in string.Formatter().parse(text):
+            if field is not None and spec in ALL_CASES:
+                out[field] = spec
+    except ValueError:
+        pass
+    return out
+
+
+def declension(text: str) -> dict[str, str]:
+    """A noun phrase's translation by case (the same reading as ``rulebox.i18n.declension``):
+    ``"nom: die rote {number} | acc: ..."``."""
+    if not _FORM.match(text):
+        return {}
+    forms: dict[str, str] = {}
+    for part in text.split("|"):
+        m = _FORM.match(part)
+        if m:
+            forms[m.group(1)] = part[m.end():].strip()
+    return forms
+
+
+def case_problems(catalog: Catalog, lang: str) -> list[str]:
+    """Inserted noun phrases whose case a sentence does not declare, and declensions short of
+    a case: each placeholder the English id fills with a noun phrase (``{piece:acc}``) names a
+    case of ``lang`` in every form of the translation (``{piece:dat}``, never ``{piece}``); a
+    noun phrase (context ``noun: ...``) is translated as a declension with a form for every case
+    of ``lang`` (German nom acc dat gen; Russian also ins prep), each form with the id's
+    placeholders."""
+    out: list[str] = []
+    cases = CASES[lang]
+    for message in catalog:
+        if not message.id or not all(_strings(message)):
+            continue
+        ids = _ids(message)
+        wanted = {f for i in ids for f in case_fields(i)}
+        for form in _strings(message):
+            given = case_fields(form)
+            for field in sorted(wanted):
+                if field not in given:
+                    if "{" + field in form:
+                        out.append(f"{lang}: {ids[0]!r}: {{{field}}} is a noun phrase and "
+                                   f"{form!r} does not declare its case")
+                elif given[field] not in cases:
+                    out.append(f"{lang}: {ids[0]!r}: {form!r} asks the case "
+                               f"{given[field]!r} of {{{field}}}; {lang} has {', '.join(cases)}")
+            for field in sorted(set(given) - wanted):
+                out.append(f"{lang}: {ids[0]!r}: {form!r} declines {{{field}}}, which the "
+                           f"English id does not fill with a noun phrase")
+        if (message.context or "").startswith(NOUN_CONTEXT):
+            text = _strings(message)[0]
+            forms = declension(text)
+            lacking = [c for c in cases if c not in forms]
+            if lacking:
+                out.append(f"{lang}: {message.context}: {ids[0]!r}: the declension {text!r} "
+                           f"lacks {', '.join(lacking)}")
+            for case, form in forms.items():
+                if placeholders(form) != placeholders(ids[0]):
+                    out.append(f"{lang}: {message.context}: {ids[0]!r}: the {case} form "
+                               f"{form!r} has other placeholders than the English")
+    return out
+
+
+def undeclared_in_code(files: Iterable[Path] | None = None) -> list[str]:
+    """Message ids whose English fills a noun phrase into a placeholder without a case: a
+    ``.format(...)`` of a marked message whose argument is a :class:`rulebox.i18n.Noun` (a call
+    of ``noun(...)``, or of a function of the same module that answers a ``Noun``, or a name
+    bound to one in the same function) while the id's placeholder names no case."""
+    import ast
+
+    out: list[str] = []
+    for f in sorted((ROOT / "src" / "rulebox").rglob("*.py")) if files is None else files:
+        text = f.read_text(encoding="utf-8")
+        if "Noun" not in text and "noun(" not in text:
+            continue
+        tree = ast.parse(text)
+        makers = {"noun", "Noun"} | {
+            n.name for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.returns is not None
+            and "Noun" in ast.unparse(n.returns)}
+
+        def is_noun(node: Any, bound: set[str], makers: set[str] = makers) -> bool:
+            if isinstance(node, ast.Call):
+                fn = node.func
+                name = fn.id if isinstance(fn, ast.Name) else (
+                    fn.attr if isinstance(fn, ast.Attribute) else "")
+                return name in makers
+            return isinstance(node, ast.Name) and node.id in bound
+
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                continue
+            bound = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign)
+                     and is_noun(n.value, set()) for t in n.targets if isinstance(t, ast.Name)}
+            for node in ast.walk(func):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "format"
+                        and isinstance(node.func.value, ast.Call)):
+                    continue
+                marked = node.func.value
+                name = marked.func.id if isinstance(marked.func, ast.Name) else ""
+                if name not in ("_", "gettext", "ngettext", "pgettext"):
+                    continue
+                literals = [a.value for a in marked.args
+                            if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+                if name == "pgettext":
+                    literals = literals[1:]
+                for kw in node.keywords:
+                    if kw.arg is None or not is_noun(kw.value, bound):
+                        continue
+                    for literal in literals:
+                        if "{" + kw.arg in literal and kw.arg not in case_fields(literal):
+                            rel = f.relative_to(ROOT) if ROOT in f.parents else f
+                            out.append(f"code: {rel}:{node.lineno}: {literal!r} puts a noun "
+                                       f"phrase into {{{kw.arg}}} without its case "
+                                       f"({{{kw.arg}:acc}}, ...)")
+    return list(dict.fromkeys(out))  # a function and its module both walk a call
+
+
+GLOSSARY = {lang: ROOT / "docs" / f"glossary.{lang}.md" for lang in ("de", "ru")}
+"""One glossary per language: each term once, with the variants the catalogue must not use."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A variant a glossary rejects: ``pattern`` (a regular expression over a translation),
+    checked only in messages whose English id matches ``where`` (every message when empty)."""
+
+    term: str
+    pattern: str
+    where: str
+
+
+def _cells(row: str) -> list[str]:
+    """A Markdown table row's cells (``\\|`` is a ``|`` inside a cell)."""
+    cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
+    return [c.strip().replace("\\|", "|") for c in cells]
+
+
+def glossary(lang: str, text: str | None = None) -> list[Rejected]:
+    """The rejected variants of ``docs/glossary.<lang>.md`` (its tables: English, the word,
+    rejected variants in backticks, ids they are checked in, source)."""
+    text = GLOSSARY[lang].read_text(encoding="utf-8") if text is None else text
+    out: list[Rejected] = []
+    for row in text.splitlines():
+        if not row.startswith("|") or row.startswith("| ---") or row.startswith("| English"):
+            continue
+        cells = _cells(row)
+        if len(cells) < 4:
+            continue
+        wheres = re.findall(r"`([^`]+)`", cells[3])
+        for pattern in re.findall(r"`([^`]+)`", cells[2]):
+            out.append(Rejected(cells[0], pattern, wheres[0] if wheres else ""))
+    return out
+
+
+def glossary_terms(lang: str, text: str | None = None) -> list[str]:
+    """The English terms of a glossary's rows, in order (each term is listed once)."""
+    text = GLOSSARY[lang].read_text(encoding="utf-8") if text is None else text
+    return [_cells(r)[0] for r in text.splitlines()
+            if r.startswith("|") and not r.startswith(("| ---", "| English"))]
+
+
+def glossary_problems(lang: str, catalog: Catalog | None = None,
+                      rejected: list[Rejected] | None = None) -> list[str]:
+    """Translations of ``lang`` that use a variant its glossary rejects."""
+    catalog = read_catalog(po_path(lang), lang) if catalog is None else catalog
+    rejected = glossary(lang) if rejected is None else rejected
+    compiled = [(r, re.compile(r.pattern), re.compile(r.where, re.I | re.S) if r.where else None)
+                for r in rejected]
+    out: list[str] = []
+    for message in catalog:
+        if not message.id or (message.context or "").startswith("role"):
+            continue
+        ids = _ids(message)
+        for r, pattern, where in compiled:
+            if where is not None and not any(where.search(i) for i in ids):
+                continue
+            for form in _strings(message):
+                m = pattern.search(form)
+                if m:
+                    out.append(f"{lang}: {ids[0]!r}: {form!r} uses {m.group(0)!r}, which the "
+                               f"glossary rejects for {r.term!r}")
+                    break
+    return out
 
 
 def _ids(message: Message) -> list[str]:
@@ -269,7 +475,9 @@ def problems(lang: str) -> list[str]:
     path = po_path(lang)
     if not path.exists():
         return [f"{lang}: no {path.relative_to(ROOT)}"]
-    out = check_catalog(read_catalog(POT), read_catalog(path, lang), lang)
+    catalog = read_catalog(path, lang)
+    out = (check_catalog(read_catalog(POT), catalog, lang) + case_problems(catalog, lang)
+           + glossary_problems(lang, catalog))
     mo = path.with_suffix(".mo")
     if not mo.exists() or mo.read_bytes() != mo_bytes(path, lang):
         out.append(f"{lang}: {mo.relative_to(ROOT)} is not the compiled .po (run compile)")
@@ -319,7 +527,8 @@ def pot_problems() -> list[str]:
     pot = {key(m) for m in read_catalog(POT) if m.id} if POT.exists() else set()
     out = [f"pot: not extracted yet: {k[1]!r}" for k in sorted(code - pot, key=str)]
     out += [f"pot: no longer in the code: {k[1]!r}" for k in sorted(pot - code, key=str)]
-    return out + handmade_plurals(extracted) + unextracted_js(extracted)
+    return (out + handmade_plurals(extracted) + unextracted_js(extracted)
+            + undeclared_in_code())
 
 
 # --- strings not marked for translation ----------------------------------------------------------

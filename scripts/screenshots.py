@@ -2,6 +2,11 @@
 mid-game and at the end, into docs/screenshots/.
 
     python scripts/screenshots.py [--out docs/screenshots] [--games columns,countred]
+    python scripts/screenshots.py --tests [--out docs/screenshots]
+
+``--tests`` refreshes instead the pictures the browser tests take (``columns.png``,
+``lang-de-countred.png``, ...): it runs ``pytest -m browser`` with ``RULEBOX_SCREENSHOT_DIR`` set
+to ``--out``. A plain test run keeps no picture, so it leaves the checkout as it was.
 
 A real server on a fresh SQLite file and the system's Chromium (Playwright without its own
 browser download). The games are played through the API with seeded random moves (hot-seat, so
@@ -12,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import urllib.request
@@ -28,6 +35,7 @@ GAMES = {"columns": 2, "countred": 2, "discs": 2, "columba": 2, "36to1": 1}
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 MID = 10  # plies played before the mid-game picture
 MAX_PLIES = 600  # a game not over by then is resigned
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -82,7 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="docs/screenshots")
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--tests", action="store_true",
+                        help="run the browser tests, keeping the pictures they take in --out")
     args = parser.parse_args(argv)
+    if args.tests:
+        env = dict(os.environ, RULEBOX_SCREENSHOT_DIR=str(Path(args.out).resolve()))
+        return subprocess.call([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                                "-m", "browser", "tests/web"], cwd=ROOT, env=env)
     from playwright.sync_api import sync_playwright
 
     out = Path(args.out)

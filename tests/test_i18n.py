@@ -15,11 +15,11 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from i18n_helpers import tool
 from rulebox.cli.text import plural, yes_words
 from rulebox.core.registry import game_entry
 from rulebox.i18n import catalog_json, use_language
 from rulebox.match.table import Seat, Table
+from tests.i18n_helpers import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 

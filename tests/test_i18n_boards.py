@@ -16,13 +16,13 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_javascript
 
-from i18n_helpers import play, tool
 from rulebox.cli.board import board_lines
 from rulebox.core.errors import InvalidMoveError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry, game_ids, new_game
 from rulebox.i18n import catalog_json, ngettext, use_language
 from rulebox.match.table import Seat, Table
+from tests.i18n_helpers import play, tool
 
 ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[^\W\d_]{2,}")
@@ -284,9 +284,9 @@ def test_a_games_announcement_reads_in_each_readers_language_also_after_a_reload
     assert three.kind == "bonus_move"
     expected = {
         "en": "three in a column: B1, B2, B3 are locked; first earns a bonus move [CR-10]",
-        "de": "Dreier in einer Spalte: B1, B2, B3 sind gesperrt; Erster erhält einen Bonuszug "
-              "[CR-10]",
-        "ru": "тройка в колонке: B1, B2, B3 заблокированы; первый получает дополнительный ход "
+        "de": "Dreierreihe in einer Spalte: B1, B2, B3 sind gesperrt; Erster erhält einen "
+              "Bonuszug [CR-10]",
+        "ru": "тройка в столбце: B1, B2, B3 заблокированы; первый получает бонусный ход "
               "[CR-10]",
     }
     again = Table.from_json(table.to_json(), [Seat.person(), Seat.person()])

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from i18n_helpers import play
 from rulebox.cli.board import board_lines, render, text_parts
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
 from rulebox.i18n import use_language
 from rulebox.match.announce import announcer
 from rulebox.match.table import SeatRef
+from tests.i18n_helpers import play
 
 GAMES = ("columns", "countred", "discs", "36to1", "columba")
 
@@ -244,8 +244,9 @@ def test_the_catalogs_option_help_is_translated_per_request(server_url: str) -> 
 
 
 def test_the_full_screen_reads_a_german_render_by_its_parts() -> None:
-    """The status panel beside the board shows the render's facts, not its key, and takes the
-    status line (whose turn) from the render's parts, in German as in English."""
+    """The status panel beside the board shows the render's facts and its key (issue 35: the
+    legend belongs on the screen) and takes the status line (whose turn) from the render's
+    parts, in German as in English."""
     import asyncio
 
     from textual.widgets import Static
@@ -269,9 +270,11 @@ def test_the_full_screen_reads_a_german_render_by_its_parts() -> None:
     for lang in ("en", "de"):
         asyncio.run(drive(lang))
     assert "first: moves on even counts" in shown["en"]
-    assert "rN / bN" not in shown["en"]  # the key stays under the board
-    assert "Erster: zieht bei Anzahl gerade" in shown["de"], shown["de"]
-    assert "rN / bN" not in shown["de"] and "To move" not in shown["de"]
+    # the key (legend) is on the screen too since issue 35, in the reader's language
+    assert "red / black piece numbered N" in shown["en"]
+    assert "rote / schwarze Figur mit der Zahl N" in shown["de"]
+    assert "Erster: zieht, wenn die Anzahl gerade ist" in shown["de"], shown["de"]
+    assert "red / black piece" not in shown["de"] and "To move" not in shown["de"]
     assert "moves on" not in shown["de"]
 
 

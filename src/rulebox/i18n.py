@@ -172,6 +172,85 @@ def pgettext(context: str, message: str) -> str:
     return translations().pgettext(context, message)
 
 
+CASES: dict[str, tuple[str, ...]] = {
+    "en": ("nom", "gen", "dat", "acc", "ins", "prep"),
+    "de": ("nom", "acc", "dat", "gen"),
+    "ru": ("nom", "gen", "dat", "acc", "ins", "prep"),
+}
+"""The grammatical cases a sentence may ask of an inserted noun phrase, per language (the
+format spec of its placeholder: ``{piece:acc}``). English declines nothing and takes any."""
+
+NOUN_CONTEXT = "noun: "
+"""The context prefix of a noun phrase's message (``noun: piece``): its translation is a
+declension, one form per case of the language (:class:`Noun`)."""
+
+_FORM = re.compile(r"\s*(nom|gen|dat|acc|ins|prep):\s*")
+
+undeclared: list[str] = []
+"""Noun phrases put into a sentence whose placeholder named no case (``{piece}`` instead of
+``{piece:acc}``), in German or Russian, as ``"noun: <kind> '<message>'"`` (kept for the tests; the
+phrase is shown in the nominative)."""
+
+
+def declension(text: str) -> dict[str, str]:
+    """The forms of a noun phrase's translation by case: ``"nom: die rote {number} | acc: die
+    rote {number} | dat: der roten {number}"`` -> ``{"nom": ..., "acc": ..., "dat": ...}``. A
+    text without cases is the one form of every case."""
+    if not _FORM.match(text):
+        return {}
+    forms: dict[str, str] = {}
+    for part in text.split("|"):
+        m = _FORM.match(part)
+        if m:
+            forms[m.group(1)] = part[m.end():].strip()
+    return forms
+
+
+class Noun:
+    """A noun phrase to put into a translated sentence, declined by the case the sentence asks
+    for in its placeholder: ``_("{seat} stacks {piece:acc} onto {below:acc}")``. Its message is
+    extracted with its context (``noun("noun: piece", "red {number}", number=2)``) and
+    translated as a declension (:func:`declension`); English is the message itself."""
+
+    __slots__ = ("context", "fields", "message")
+
+    def __init__(self, context: str, message: str, **fields: Any) -> None:
+        self.context = context
+        self.message = message
+        self.fields = fields
+
+    def form(self, case: str = "nom") -> str:
+        """The phrase in ``case`` in the current language (a case the language lacks, or a
+        form the catalogue lacks: the nominative)."""
+        text = pgettext(self.context, self.message)
+        forms = declension(text)
+        chosen = forms.get(case) or forms.get("nom") or text
+        return chosen.format(**self.fields)
+
+    def __format__(self, spec: str) -> str:
+        if not spec and language() != "en":
+            undeclared.append(f"{self.context} {self.message!r}")
+            del undeclared[:-100]
+        return self.form(spec or "nom")
+
+    def __str__(self) -> str:
+        return self.form("nom")
+
+    def __repr__(self) -> str:
+        return f"Noun({self.context!r}, {self.message!r}, **{self.fields!r})"
+
+
+def noun(context: str, message: str, **fields: Any) -> Noun:
+    """A :class:`Noun` (marks ``message`` with its ``context`` for the catalogue)."""
+    return Noun(context, message, **fields)
+
+
+def noun_noop(context: str, message: str) -> str:
+    """Mark a noun phrase kept as a constant (``noun_noop("noun: cube", "the red cube on
+    {cell}")``) for the catalogue; make it a :class:`Noun` where it is shown."""
+    return message
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it now (a constant translated
     where it is shown, with :func:`gettext`)."""

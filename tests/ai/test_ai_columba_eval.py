@@ -20,10 +20,8 @@ from rulebox.ai.heuristics.columba import (
     values,
     values_v1,
 )
-from rulebox.core import game_ids, new_game
+from rulebox.core import new_game
 from rulebox.core.game import Game
-
-pytestmark = pytest.mark.skipif("columba" not in game_ids(), reason="columba is not registered")
 
 COMPLETE = [
     ("1", "place 1,0 r90; cote large 0,1; end; place 1,-2 r90; end; place 1,2 r0; end; "

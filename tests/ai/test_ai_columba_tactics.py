@@ -8,11 +8,9 @@ from __future__ import annotations
 import pytest
 
 from rulebox.ai import make_agent
-from rulebox.core import game_ids, new_game
+from rulebox.core import new_game
 from rulebox.core.errors import IllegalMoveError
 from rulebox.core.game import Game
-
-pytestmark = pytest.mark.skipif("columba" not in game_ids(), reason="columba is not registered")
 
 WIN_IN_ONE = [
     ("C20,C12,C09,C05,C06", "place -1,-1 r0; cote large 1,0; end; place 2,1 r90; cote small 0,0; "

@@ -22,6 +22,7 @@ from rulebox.ai.budget import Budget
 from rulebox.ai.heuristics import columns as evaluation
 from rulebox.ai.heuristics import heuristic
 from rulebox.core.game import TERMINAL
+from rulebox.games.columns.moves import Kind
 from rulebox.games.columns.rules import Columns
 
 
@@ -131,7 +132,7 @@ def test_roundels_that_can_no_longer_reach_level_5() -> None:
     # that dark, without a single left, cannot cover. Light holds 5 roundels and may use
     # every open pin (6), so light's 5 count and dark's 1.
     game = drawn(WIN_IN_ONE)
-    assert game.pieces_left(1)[0] == 4 and game.pieces_left(0)[0] == 5
+    assert game.pieces_left(1)[Kind.ROUNDEL] == 4 and game.pieces_left(0)[Kind.ROUNDEL] == 5
     assert _f(game)["reach5"] == 5 - 1
     assert _f(game, 1)["reach5"] == -(5 - 1)
 
@@ -177,7 +178,7 @@ def test_a_double_on_level_4_seals_two_pins_nobody_can_kill() -> None:
     game = drawn(DOUBLE_SEAL)
     # a2 and b2 at height 3: each player's last double could seal both (a3 is the same piece
     # as a2's top, so a double there would rest on one piece at both ends, COL-6)
-    assert game.pieces_left(0)[2] == 1 and game.pieces_left(1)[2] == 1
+    assert game.pieces_left(0)[Kind.DOUBLE] == 1 and game.pieces_left(1)[Kind.DOUBLE] == 1
     before = _f(game)
     assert before["seal_moves"] == 0 and before["sealed"] == 0
     game.apply("Da2b2")

@@ -19,6 +19,8 @@ another move does not; agents run on fixed iterations and seeds, so every test r
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rulebox.ai import make_agent
@@ -178,7 +180,7 @@ def test_does_not_hand_over_a_win_for_a_token(agent: str) -> None:
     game = drawn(TEMPTING_BLUE, tokens=("R", "RG"))
     player = make_agent(agent, "discs", {**HYBRIDS[agent], "seed": "3"})
     first = player.choose(game)
-    hybrid = getattr(player, "inner", player)
+    hybrid: Any = getattr(player, "inner", player)
     assert "b2.se-c1.nw" in {str(m) for m in hybrid.filtered}  # left out before any search
     assert str(first) != "b2.se-c1.nw"
     game.apply(first)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from ai_toy_game import Stones, solve, winning_moves
 
 from rulebox.ai.alphabeta import AlphaBetaSearch
 from rulebox.ai.base import Settings
@@ -15,6 +14,7 @@ from rulebox.ai.heuristics import Heuristic
 from rulebox.ai.hybrid import HybridAgent, prove
 from rulebox.ai.mcts import MctsAgent, MctsConfig, Node, _decided
 from rulebox.core.game import TERMINAL
+from tests.ai.ai_toy_game import Stones, solve, winning_moves
 
 
 def _liar() -> Heuristic:

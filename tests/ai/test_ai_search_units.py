@@ -9,7 +9,6 @@ import time
 from typing import Any
 
 import pytest
-from ai_toy_game import Stones, solve, winning_moves
 
 from rulebox.ai.alphabeta import (
     EXACT,
@@ -35,6 +34,7 @@ from rulebox.ai.mcts import (
     uct_select,
 )
 from rulebox.core.rng import rng
+from tests.ai.ai_toy_game import Stones, solve, winning_moves
 
 
 def _node(parent: Node, move: str, player: int, visits: int, value: float) -> Node:
@@ -233,6 +233,12 @@ def test_threat_extension_searches_a_leaf_in_danger_one_ply_more() -> None:
     assert extended.nodes <= 1 + 2 + 4 + 8  # at most 2 extensions on a line
 
 
+def take_the_rest(game: Any) -> list[Any]:
+    """Stones' winning move in one: the whole pile, when it is 1 or 2."""
+    assert isinstance(game, Stones)
+    return [game.pile] if game.pile in (1, 2) else []
+
+
 def test_root_filter_uses_winning_moves_or_tries_every_reply() -> None:
     game = Stones.new({"stones": "4", "seed": "0"})  # taking 1 or 2 leaves 3 or 2
     no_hook = AlphaBetaSearch(Heuristic("stones", lambda g: [0.0, 0.0]), Budget(None, 10))
@@ -240,8 +246,7 @@ def test_root_filter_uses_winning_moves_or_tries_every_reply() -> None:
     assert not no_hook.hands_win(game, 1)  # 3 left: no win in one
     assert no_hook.safe_moves(game, [1, 2]) == [1] and no_hook.filtered == [2]
     hooked = AlphaBetaSearch(
-        Heuristic("stones", lambda g: [0.0, 0.0], winning_moves=lambda g: [2] if g.pile == 2
-                  else [1] if g.pile == 1 else []),
+        Heuristic("stones", lambda g: [0.0, 0.0], winning_moves=take_the_rest),
         Budget(None, 10),
     )
     assert hooked.hands_win(game, 2) and not hooked.hands_win(game, 1)

@@ -16,11 +16,10 @@ from rulebox.ai.heuristics.solitaire36 import (
     plan_value,
     playout_move,
 )
-from rulebox.core import game_ids, new_game
+from rulebox.core import new_game
 from rulebox.core.game import Game
 from rulebox.core.rng import rng
-
-pytestmark = pytest.mark.skipif("36to1" not in game_ids(), reason="36to1 is not registered")
+from rulebox.games.solitaire36.rules import Solitaire36
 
 
 def grid(*rows: str) -> int:
@@ -203,7 +202,7 @@ def test_doomed_moves_lose_in_every_order_of_the_pile() -> None:
     checked = 0
     doomed_seen = 0
     for seed in range(40):
-        game = new_game("36to1", {"seed": str(seed)})
+        game = Solitaire36.new({"seed": str(seed)})
         agent = make_agent("counter", "36to1", {"seed": str(seed), "lookahead": "0"})
         while not game.is_terminal():
             occ, _ = masks_of(game)

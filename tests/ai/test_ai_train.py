@@ -9,16 +9,17 @@ import multiprocessing
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from ai_toy_game import Stones
 
 from rulebox.ai import learned
 from rulebox.ai.learned import Weights, forget_weights, load_weights, use_weights
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
+from tests.ai.ai_toy_game import Stones
 
 np = pytest.importorskip("numpy")
 
@@ -242,7 +243,7 @@ def test_a_game_without_features_is_refused() -> None:
 
 # --- weights files that do not fit ------------------------------------------------------------
 @pytest.fixture
-def weights_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def weights_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / f"{TOY}.json"
     monkeypatch.setattr(learned, "shipped_path", lambda game_id: path)
     forget_weights(TOY)

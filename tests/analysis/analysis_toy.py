@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ai_toy_game import Stones
+from tests.ai.ai_toy_game import Stones
 
 
 class ToyStones(Stones):

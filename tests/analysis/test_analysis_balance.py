@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ai_toy_game import solve, winning_moves
-from analysis_toy import ToyStones as Stones
 
 from rulebox.ai.base import AgentEntry, register_agent
 from rulebox.ai.heuristics import _CACHE, Heuristic
@@ -24,6 +22,8 @@ from rulebox.analysis.balance import (
     schedule,
 )
 from rulebox.core.game import Game
+from tests.ai.ai_toy_game import solve, winning_moves
+from tests.analysis.analysis_toy import ToyStones as Stones
 
 
 class Perfect:

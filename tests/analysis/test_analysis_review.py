@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ai_toy_game import solve, winning_moves
-from analysis_toy import ToyStones as Stones
 
 from rulebox.analysis.review import (
     THRESHOLDS,
@@ -30,10 +28,13 @@ from rulebox.cli.review import main as review_main
 from rulebox.core.game import Game
 from rulebox.core.registry import new_game
 from rulebox.match.records import Record, load_record, save_record
+from tests.ai.ai_toy_game import solve, winning_moves
+from tests.analysis.analysis_toy import ToyStones as Stones
 
 
 def exact_values(game: Game) -> list[float]:
     """Stones solved: +1 for the player to move when he wins with best play, else -1."""
+    assert isinstance(game, Stones)
     me = game.current_player()
     v = float(solve(game.clone()))
     return [v if p == me else -v for p in range(2)]
@@ -41,6 +42,7 @@ def exact_values(game: Game) -> list[float]:
 
 def perfect(game: Game) -> Any:
     """A winning move when there is one, else the smallest."""
+    assert isinstance(game, Stones)
     wins = winning_moves(game)
     return wins[0] if wins else min(game.legal_moves())
 

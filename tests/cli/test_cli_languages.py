@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input
 
 from rulebox.cli.seats import make_seats
 from rulebox.core.registry import game_entry
 from rulebox.engine import Engine, engine_language
 from rulebox.i18n import resolve, set_language, use_language
 from rulebox.match.table import Table
-from rulebox.tui.app import EndScreen, GameApp, Question
+from rulebox.tui.app import EndScreen, GameApp, MoveLog, Question
 
 BASE = {k: v for k, v in os.environ.items()
         if k not in ("RULEBOX_LANG", "LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE")}
@@ -50,11 +50,11 @@ def test_count_red_in_german_at_the_terminal(tmp_path: Path) -> None:
     assert "Vier untere Figuren einer Farbe in einer Spalte gewinnen (CR-9)" in out
     assert "Erster (du) > " in out
     assert "Befehle:" in out and "deinen letzten Zug zurücknehmen" in out
-    assert "42 legale Züge nach Feld: A1 7, D1 7, B2 7, C3 7, A4 7, D4 7" in out
+    assert "42 erlaubte Züge nach Feld: A1 7, D1 7, B2 7, C3 7, A4 7, D4 7" in out
     # a refusal: one line, the reason in German, the protocol's word and the rule ID as ever
     assert "\nillegal: ein Zug von A1 nach A1 ist kein Zug [CR-3]\n" in out
     assert "fehlerhafter Zug 'zz': schreibe einen Zug als <von>-<nach>" in out
-    assert "tippe ? für Hilfe und die legalen Züge" in out
+    assert "tippe ? für Hilfe und die erlaubten Züge" in out
     # quit asks in German and takes the German yes
     assert "die Partie verlassen? Sie ist gespeichert" in out and "[j/N]" in out
     assert "Partie angehalten; sie ist gespeichert" in out
@@ -68,11 +68,12 @@ def test_columba_in_russian_at_the_terminal(tmp_path: Path) -> None:
                    env={"RULEBOX_LANG": "ru"}, data=tmp_path)
     out = proc.stdout.decode()
     assert proc.returncode == 0, proc.stderr.decode()
-    assert "побеждает больше всего очков за имения; невыполненная «Цель» стоит 4 (CB-11)" in out
+    assert ("побеждает тот, у кого больше всего очков за имения; незавершённая карта «Цель» "
+            "отнимает 4 очка (CB-11)") in out
     assert "красный (вы) > " in out
     assert "Команды:" in out and "отменить ваш последний ход" in out
     assert "72 допустимых хода:" in out  # 72: the form of 2-4 (хода), not of 5 (ходов)
-    assert ("\nillegal: карта должна накрывать поля или касаться территории по стороне поля "
+    assert ("\nillegal: карта должна закрывать поля или касаться территории по стороне поля "
             "[CB-2]\n") in out
     assert "\nillegal: сначала выложите карту с руки (C03) командой place x,y rN [CB-2]\n" in out
     assert "[д/Н]" in out and "партия остановлена; она сохранена" in out
@@ -163,14 +164,14 @@ def test_the_full_screen_in_german() -> None:
             box.value = "A1-A1"
             await pilot.press("enter")
             await pilot.pause()
-            shown = str(app.query_one("#msg", Static).render())
+            shown = app.message.plain
             assert shown == "illegal: ein Zug von A1 nach A1 ist kein Zug [CR-3]"
-            log = " ".join(line.text for line in app.query_one("#log", RichLog).lines)
-            assert "tippe ? für Hilfe und die legalen Züge" in log
+            log = " ".join(e.plain for e in app.query_one("#log", MoveLog).entries)
+            assert "tippe ? für Hilfe und die erlaubten Züge" in log
             box.value = "?"
             await pilot.press("enter")
             await pilot.pause()
-            helptext = str(app.query_one("#helptext", Static).render())
+            helptext = "\n".join(app.panel)
             assert "Befehle:" in helptext and "Esc schließt diese Tafel" in helptext
             box.value = "resign"
             await pilot.press("enter")

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, Static
 
 from rulebox.cli.saves import Autosave
 from rulebox.cli.seats import make_seats
@@ -15,7 +15,7 @@ from rulebox.cli.text import goal
 from rulebox.core.registry import game_entry
 from rulebox.match.records import load_record
 from rulebox.match.table import Table
-from rulebox.tui.app import EndScreen, GameApp, Question
+from rulebox.tui.app import EndScreen, GameApp, MoveLog, Question
 
 GAMES = [("columns", {}), ("countred", {}), ("discs", {}), ("36to1", {}), ("columba", {}),
          ("columba", {"variant": "kids"})]
@@ -46,11 +46,25 @@ async def enter(app: GameApp, pilot: object, line: str) -> None:
 
 def log_text(app: GameApp) -> str:
     """The move log, its wrapped lines joined into one line of words."""
-    return " ".join(" ".join(line.text for line in app.query_one("#log", RichLog).lines).split())
+    return " ".join(" ".join(e.plain for e in app.query_one("#log", MoveLog).entries).split())
+
+
+def screen_lines(app: GameApp) -> list[str]:
+    """The screen as the player sees it, line by line (the compositor's strips)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def shown(app: GameApp, selector: str) -> str:
+    """The part of the screen a widget covers, as text (what of it is in view)."""
+    region = app.query_one(selector).region
+    lines = screen_lines(app)
+    return "\n".join(line[region.x:region.right].rstrip()
+                     for line in lines[region.y:region.bottom])
 
 
 def message(app: GameApp) -> str:
-    return str(app.query_one("#msg", Static).render())
+    """The message line, its wrapped lines joined."""
+    return " ".join(shown(app, "#msg").split())
 
 
 @pytest.mark.parametrize(("game_id", "options"), GAMES, ids=lambda v: str(v))
@@ -82,7 +96,7 @@ def test_full_screen_move_illegal_undo_help_and_resign(
             # help: a short panel with the goal, commands that work here, the moves grouped
             await enter(app, pilot, "?")
             assert app.query_one("#help").display
-            helptext = str(app.query_one("#helptext", Static).render())
+            helptext = "\n".join(app.panel)
             assert len(helptext.splitlines()) <= HELP_LINES
             assert goal(table.game) in helptext
             assert ("explain" in helptext) == (game_entry(game_id).explain is not None)

@@ -17,19 +17,16 @@ from rulebox.core.errors import RuleboxError
 GAMES = game_ids()
 
 # (game, options) pairs: each game with its default options, plus multi-player set-ups.
-CASES: list[tuple[str, dict[str, str]]] = [(g, {}) for g in GAMES]
-if "columba" in GAMES:
-    CASES += [
-        ("columba", {"players": "3"}),
-        ("columba", {"players": "4"}),
-        ("columba", {"variant": "kids", "players": "4"}),
-        ("columba", {"pond": "1", "officia": "1"}),
-        ("columba", {"pond": "1", "officia": "1", "players": "4"}),
-    ]
-if "36to1" in GAMES:
-    CASES += [("36to1", {"green": "2", "grid": "random"}), ("36to1", {"end": "literal"})]
-if "countred" in GAMES:
-    CASES += [("countred", {"stack_lift": "free"})]
+CASES: list[tuple[str, dict[str, str]]] = [(g, {}) for g in GAMES] + [
+    ("columba", {"players": "3"}),
+    ("columba", {"players": "4"}),
+    ("columba", {"variant": "kids", "players": "4"}),
+    ("columba", {"pond": "1", "officia": "1"}),
+    ("columba", {"pond": "1", "officia": "1", "players": "4"}),
+    ("36to1", {"green": "2", "grid": "random"}),
+    ("36to1", {"end": "literal"}),
+    ("countred", {"stack_lift": "free"}),
+]
 
 SEEDS = (1, 2, 3)
 
@@ -38,8 +35,18 @@ def test_no_game_package_is_broken() -> None:
     assert rulebox.games.BROKEN == {}
 
 
+FIVE = {"columns": "Columns", "36to1": "36 to 1", "countred": "Count Red", "columba": "Columba",
+        "discs": "Discs"}
+"""The five games of the project, by id, with their titles."""
+
+
 def test_the_five_games_are_registered() -> None:
-    assert "columns" in GAMES
+    assert set(FIVE) <= set(GAMES), f"not registered: {sorted(set(FIVE) - set(GAMES))}"
+    for game_id, title in FIVE.items():
+        entry = game_entry(game_id)
+        assert entry.cls.id == game_id and entry.cls.title == title
+        assert entry.package.startswith("rulebox.games.")
+        assert entry.cls.new({"seed": "1"}).legal_moves()  # each sets up and can be played
 
 
 def _check_step(game: Game, position: dict[str, Any], *, replay: bool) -> None:
@@ -161,6 +168,7 @@ def test_garbage_moves_are_refused_and_change_nothing(game_id: str) -> None:
 def test_corrupt_states_are_refused(game_id: str) -> None:
     cls = game_entry(game_id).cls
     good = cls.new({"seed": "5"}).to_json()
+    bad: Any
     for bad in [None, [], {"game": game_id}, dict(good, position=None),
                 dict(good, position={"nonsense": 1}), dict(good, history=[1, 2]),
                 dict(good, game="other"), dict(good, options={"seed": "x"})]:

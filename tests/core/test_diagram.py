@@ -18,6 +18,7 @@ from rulebox.games.columns import Columns
 from rulebox.games.countred.rules import CountRed
 from rulebox.games.discs.rules import Discs
 from rulebox.games.solitaire36.rules import Solitaire36
+from tests.outcomes import ended
 
 OPTIONS: dict[str, list[dict[str, str]]] = {
     "columns": [{}, {"first": "1"}],
@@ -133,6 +134,7 @@ def test_a_diagram_draws_a_position_for_tests() -> None:
     column A (CR-10) and player 1 to move on odd counts."""
     game = load_any("countred stack_lift=free "
                     "r0,b0,r0,b0/b1#,r1#,b1,r1/b2#,r2#,r2,b2/b3#,r3#,b3,r3 1 e0 0 1")
+    assert isinstance(game, CountRed)
     assert game.is_locked(0) and game.is_locked(4) and game.is_locked(8)
     assert game.parity(1) == 1 and game.current_player() == 1
     assert game.options()["stack_lift"] == "free" and game.options()["even"] == "0"
@@ -145,7 +147,7 @@ def test_a_diagram_draws_a_position_for_tests() -> None:
     assert s.is_terminal() is False and [str(m) for m in s.legal_moves()] == ["R1:a1", "R1:b1",
                                                                            "R2:a1", "R2:b1"]
     s.apply("R2:b1")
-    assert s.outcome() is not None and s.outcome().winners == (0,)
+    assert ended(s).winners == (0,)
 
 
 def test_load_any_reads_a_json_state_too() -> None:

@@ -57,18 +57,18 @@ def test_the_default_opponent_is_parsed_as_an_agent_spec() -> None:
         gymnasium_env("countred", opponent="")
 
 
-def _episode(env: object, seed: int, policy_seed: int) -> tuple[float, list[int], object]:
-    _, info = env.reset(seed=seed)  # type: ignore[attr-defined]
+def _episode(env: Any, seed: int, policy_seed: int) -> tuple[float, list[int], dict[str, Any]]:
+    _, info = env.reset(seed=seed)
     rng = random.Random(policy_seed)
     total = 0.0
     actions = []
     done = False
     while not done:
         mask = info["action_mask"]
-        assert np.array_equal(mask, env.action_masks())  # type: ignore[attr-defined]
+        assert np.array_equal(mask, env.action_masks())
         action = rng.choice(list(np.flatnonzero(mask)))
         actions.append(int(action))
-        _, reward, term, trunc, info = env.step(action)  # type: ignore[attr-defined]
+        _, reward, term, trunc, info = env.step(action)
         total += float(reward)
         done = term or trunc
     return total, actions, info

@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy", reason="rulebox.env needs numpy (the rl extra)")
-
-from rulebox.core import new_game  # noqa: E402
-from rulebox.env.actions import action_space  # noqa: E402
-from rulebox.env.observations import observer  # noqa: E402
+from rulebox.core import new_game
+from rulebox.env.actions import action_space
+from rulebox.env.observations import observer
 
 GAMES = ("columns", "36to1", "countred", "discs", "columba")
 

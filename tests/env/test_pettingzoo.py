@@ -53,7 +53,8 @@ def test_columba_officia_passes_api_and_seed_tests(players: int) -> None:
         warnings.simplefilter("ignore")
         env = pettingzoo_env("columba", officia=1, players=players)
         api_test(env, num_cycles=60)
-    assert env.action_space(env.possible_agents[0]).n == env.table.space.n > 280_000
+    space: Any = env.action_space(env.possible_agents[0])  # a Discrete space
+    assert space.n == env.table.space.n > 280_000
     seed_test(lambda: pettingzoo_env("columba", officia=1, players=players), num_cycles=20)
 
 

@@ -330,12 +330,17 @@ class _Fake(gettext.NullTranslations):
             "{seat} setzt einen Rundling auf {pin} (Ebene {level})",
         "first": "Erster",
         "red": "Rot",
-        "{seat} moves {piece} from {src} to {dst}": "{seat} zieht {piece} von {src} nach {dst}",
-        "red {number}": "Rot {number}",
+        "{seat} moves {piece:acc} from {src} to {dst}":
+            "{seat} zieht {piece:acc} von {src} nach {dst}",
+        "noun: piece\x04red {number}": "nom: die Rote {number} | acc: die Rote {number} | "
+                                       "dat: der Roten {number} | gen: der Roten {number}",
     }
 
     def gettext(self, message: str) -> str:
         return self.WORDS.get(message, message)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.WORDS.get(f"{context}\x04{message}", message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.WORDS.get(singular if n == 1 else plural, singular if n == 1 else plural)
@@ -349,7 +354,7 @@ def test_the_words_go_through_the_catalogue_and_the_notation_does_not(
         game = CountRed.new({"seed": "16", "first": "0", "even": "0"})
         for move in GAME_16[:-1]:
             game.apply(move)
-        assert game.describe("B1-C1").startswith("Erster zieht Rot 3 von B1 nach C1")
+        assert game.describe("B1-C1").startswith("Erster zieht die Rote 3 von B1 nach C1")
         assert game_entry("columba").seat_name(0) == "Rot"
     assert Columns.new().describe("Ra1") == "light places a roundel on a1 (level 1)"
 

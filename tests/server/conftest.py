@@ -1,5 +1,8 @@
 """A real server (``rulebox serve`` in a child process on a free loopback port) per backend:
-SQLite always, PostgreSQL when ``RULEBOX_TEST_POSTGRES_URL`` is set."""
+SQLite always, PostgreSQL when ``RULEBOX_TEST_POSTGRES_URL`` is set.
+
+Each pytest-xdist worker has its own servers, on a SQLite file in its own temporary folder and
+on a PostgreSQL schema of its own (named after the worker), so workers never share a table."""
 
 from __future__ import annotations
 
@@ -7,14 +10,14 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
-httpx = pytest.importorskip("httpx")
 
-from rulebox.server.testing import ServerProcess  # noqa: E402
+from rulebox.server.testing import ServerProcess, drop_schema, fresh_schema
 
 
 def _backends() -> list[object]:
@@ -34,11 +37,22 @@ def _backends() -> list[object]:
 
 
 @pytest.fixture(scope="session", params=_backends())
-def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The database URL of one backend."""
-    if request.param == "postgres":
-        return os.environ["RULEBOX_TEST_POSTGRES_URL"]
-    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'rulebox.db'}"
+def backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` or ``postgres``: the tests that use it run once on each."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def db_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The database URL of the session's server on that backend: a fresh SQLite file, or a
+    fresh PostgreSQL schema named after the pytest-xdist worker (dropped at the end)."""
+    if backend == "postgres":
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        url = fresh_schema(os.environ["RULEBOX_TEST_POSTGRES_URL"], prefix=f"rbtest_{worker}")
+        yield url
+        drop_schema(url)
+    else:
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'rulebox.db'}"
 
 
 @pytest.fixture(scope="session")

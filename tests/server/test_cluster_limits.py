@@ -125,7 +125,7 @@ def test_rate_limits_hold_across_two_processes_on_redis(schema: str, tmp_path: P
         import redis
 
         client = redis.Redis.from_url(redis_url)
-        keys = [k.decode() for k in client.keys("rulebox:rate:*")]
+        keys = [k.decode() if isinstance(k, bytes) else k for k in client.keys("rulebox:rate:*")]
         client.close()
         assert any(k.startswith("rulebox:rate:moves:") for k in keys), keys
     finally:

@@ -1,51 +1,17 @@
 """The JSON API against a real server: creating games, moves, refusals, computers, undo,
-replay, restart. Each test runs on SQLite and (when configured) on PostgreSQL."""
+replay (a restart: tests/server/test_cluster_restart.py). Each test runs on SQLite and
+(when configured) on PostgreSQL."""
 
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import httpx
 import pytest
 
 from rulebox.core.registry import game_entry, game_ids, new_game
-from rulebox.server.testing import ServerProcess, drop_schema, fresh_schema
-
-
-def auth(token: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"} if token else {}
-
-
-def create(client: httpx.Client, game: str, seats: list[str], **options: str) -> dict[str, Any]:
-    r = client.post("/api/games", json={"game": game, "options": options, "seats": seats})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def get(client: httpx.Client, gid: str, token: str | None = None) -> dict[str, Any]:
-    r = client.get(f"/api/games/{gid}", headers=auth(token))
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def move(client: httpx.Client, gid: str, token: str | None, text: Any, **extra: Any
-         ) -> httpx.Response:
-    return client.post(f"/api/games/{gid}/moves", json={"move": text, **extra},
-                       headers=auth(token))
-
-
-def wait_turn(client: httpx.Client, gid: str, token: str, seat: int, timeout: float = 30
-              ) -> dict[str, Any]:
-    """Poll until ``seat`` is to move or the game is over."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        st = get(client, gid, token)
-        if st["over"] or st["to_move"] == seat:
-            return st
-        time.sleep(0.05)
-    raise AssertionError("the computer did not move")
+from tests.server.api_helpers import auth, create, get, move, wait_turn
 
 
 def columns_pair(client: httpx.Client) -> tuple[str, str, str]:
@@ -275,42 +241,6 @@ def test_every_game_plays_through_the_api(client: httpx.Client, game_id: str) ->
         st = r.json()
 
 
-def test_restart_loses_nothing_and_the_game_goes_on(db_url: str, tmp_path: Any) -> None:
-    if db_url.startswith("postgres"):
-        # a schema of its own: the session's server on the same database is another process
-        # of one cluster, which may take this game's computer turn (its job) and so make the
-        # undo below meet a newer stored version (409 stale, as a cluster must answer)
-        db_url = fresh_schema(db_url)
-    srv = ServerProcess(db_url, log=tmp_path / "a.log").start()
-    try:
-        with httpx.Client(base_url=srv.url, timeout=30) as c:
-            g = create(c, "columns", ["human", "computer:easy"], seed="9")
-            gid, token = g["id"], g["seats"][0]["token"]
-            for text in ("Ra1", "Rb2", "Rc3"):
-                st = wait_turn(c, gid, token, 0)
-                legal = st["legal"]
-                r = move(c, gid, token, text if text in legal else legal[0])
-                assert r.status_code == 200
-            before = r.json()["history"]
-    finally:
-        srv.stop(hard=True)  # a crash: nothing gets a chance to flush
-    srv = ServerProcess(db_url, log=tmp_path / "b.log").start()
-    try:
-        with httpx.Client(base_url=srv.url, timeout=30) as c:
-            st = wait_turn(c, gid, token, 0)
-            assert st["history"][: len(before)] == before
-            assert len(st["history"]) == len(before) + 1  # the computer answered after restart
-            r = move(c, gid, token, st["legal"][0])
-            assert r.status_code == 200
-            r = c.post(f"/api/games/{gid}/undo", headers=auth(token))
-            assert r.status_code == 200, r.text
-            assert r.json()["history"] == st["history"]
-    finally:
-        srv.stop()
-        if "search_path" in db_url:
-            drop_schema(db_url)
-
-
 @pytest.mark.parametrize("game_id", [g for g in game_ids()
                                      if max(game_entry(g).cls.player_counts) > 1])
 def test_every_game_against_the_computer(client: httpx.Client, game_id: str) -> None:
@@ -337,8 +267,6 @@ def test_every_game_against_the_computer(client: httpx.Client, game_id: str) -> 
 
 
 def test_solitaire_undo_takes_back_a_move_and_its_card(client: httpx.Client) -> None:
-    if "36to1" not in game_ids():
-        pytest.skip("36to1 is not registered")
     g = create(client, "36to1", ["human"], seed="3")
     gid, token = g["id"], g["seats"][0]["token"]
     before = get(client, gid, token)
@@ -349,8 +277,6 @@ def test_solitaire_undo_takes_back_a_move_and_its_card(client: httpx.Client) -> 
 
 
 def test_explain_answers_the_games_own_explanation(client: httpx.Client) -> None:
-    if "countred" not in game_ids():
-        pytest.skip("Count Red is not registered")
     g = create(client, "countred", ["human", "human"], seed="4")
     r = client.get(f"/api/games/{g['id']}/explain", params={"q": "B2"})
     assert r.status_code == 200 and "CR-4" in r.json()["text"]
@@ -405,8 +331,6 @@ def test_rematch_keeps_the_seats_and_tokens(client: httpx.Client) -> None:
 
 
 def test_countred_rematch_follows_its_rule(client: httpx.Client) -> None:
-    if "countred" not in game_ids():
-        pytest.skip("Count Red is not registered")
     g = create(client, "countred", ["human", "human"], seed="4", first="0", even="0")
     t0, t1 = (s["token"] for s in g["seats"])
     draw(client, g["id"], t0, "offer")
@@ -417,8 +341,6 @@ def test_countred_rematch_follows_its_rule(client: httpx.Client) -> None:
 
 
 def test_columba_with_four_players_in_two_teams(client: httpx.Client) -> None:
-    if "columba" not in game_ids():
-        pytest.skip("Columba is not registered")
     g = create(client, "columba", ["human", "computer:easy", "human", "computer:easy"], seed="6")
     assert len(g["seats"]) == 4
     st = get(client, g["id"], g["seats"][0]["token"])

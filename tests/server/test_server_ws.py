@@ -90,8 +90,11 @@ def _secret_strings(game: Any) -> list[str]:
     return out
 
 
-@pytest.mark.skipif(not HIDDEN, reason="no game with hidden information is registered")
-@pytest.mark.parametrize("game_id", HIDDEN or ["none"])
+def test_the_games_with_hidden_information() -> None:
+    assert sorted(HIDDEN) == ["36to1", "columba"]
+
+
+@pytest.mark.parametrize("game_id", HIDDEN)
 def test_hidden_information_never_leaves_the_server(
     server: ServerProcess, client: httpx.Client, game_id: str
 ) -> None:

@@ -2,7 +2,9 @@
 
 Skipped cleanly when ``/usr/bin/chromium`` or the ``playwright`` package is missing (Playwright's
 own browser download is not used). Set ``RULEBOX_SCREENSHOT_DIR`` to keep a screenshot of each
-game's board.
+game's board (``python scripts/screenshots.py --tests`` does, into docs/screenshots); without it
+no picture is kept, so a test run leaves the checkout as it was. Each pytest-xdist worker has its
+own server and browser.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import Api
 
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

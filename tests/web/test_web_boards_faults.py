@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from test_web_games import open_hotseat, state
-from web_helpers import Api
-
-from rulebox.core.registry import game_ids, new_game
+from rulebox.core.registry import new_game
 from rulebox.server.testing import ServerProcess
+from tests.web.test_web_games import open_hotseat, state
+from tests.web.web_helpers import Api, settle
 
 # 29 plies of Columns after which light (to move) still holds triple blockers, but none fits
 # anywhere (COL-7): its triple buttons must say "no place" and refuse to be chosen
@@ -93,11 +91,6 @@ def test_columns_an_impossible_first_pin_is_refused_at_the_first_click(
 
 # --- Columba -------------------------------------------------------------------------------------
 
-pytestmark_columba = pytest.mark.skipif("columba" not in game_ids(),
-                                        reason="Columba is not registered")
-
-
-@pytestmark_columba
 def test_columba_no_ghost_card_where_the_mouse_was_at_load(page: Any,
                                                           server: ServerProcess) -> None:
     # the mouse clicks Start and stays there; the board is drawn under it
@@ -107,7 +100,8 @@ def test_columba_no_ghost_card_where_the_mouse_was_at_load(page: Any,
     page.click("#start")
     page.wait_for_selector("#rot-label")
     page.wait_for_selector(".columba-board .cell.hot")
-    page.wait_for_timeout(800)  # the card faces load, the board is drawn again
+    # the card faces have loaded and the board is drawn again with them (the card in hand)
+    page.wait_for_function("document.querySelectorAll('.hand .mini-card rect').length === 5")
     assert page.locator(".ghost rect").count() == 0
     # a mouse that moves over the board does bring the card along
     target = next(m for m in state(page)["legal"] if m.startswith("place")).split()[1]
@@ -116,7 +110,6 @@ def test_columba_no_ghost_card_where_the_mouse_was_at_load(page: Any,
     assert page.locator(".ghost rect").count() >= 4
 
 
-@pytestmark_columba
 def test_columba_on_touch_the_first_tap_previews_and_the_second_places(
         browser: Any, server: ServerProcess, api: Api) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
@@ -129,7 +122,8 @@ def test_columba_on_touch_the_first_tap_previews_and_the_second_places(
         open_hotseat(page, server, api, "columba", 2, seed="8")
         page.wait_for_selector("#rot-label")
         page.wait_for_selector(".columba-board .cell.hot")
-        page.wait_for_timeout(300)
+        page.wait_for_function("document.querySelectorAll('.hand .mini-card rect').length === 5")
+        settle(page)
         legal = state(page)["legal"]
         rot = page.inner_text("#rot-label")
         move = next(m for m in legal if m.startswith("place") and m.endswith(rot))
@@ -165,7 +159,6 @@ def test_columba_on_touch_the_first_tap_previews_and_the_second_places(
     assert not errors, errors
 
 
-@pytestmark_columba
 def test_columba_the_minus_four_at_the_start_says_why(page: Any, server: ServerProcess,
                                                       api: Api) -> None:
     # CB-11: an objective not completed costs 4 points; every player starts with one
@@ -181,7 +174,6 @@ def test_columba_the_minus_four_at_the_start_says_why(page: Any, server: ServerP
 
 # --- Discs ---------------------------------------------------------------------------------------
 
-@pytest.mark.skipif("discs" not in game_ids(), reason="Discs is not registered")
 def test_discs_seat_dots_wear_the_colours_of_their_pins(page: Any, server: ServerProcess,
                                                         api: Api) -> None:
     g = api.create("discs", ["human", "human"], hotseat=True, seed="3")
@@ -206,7 +198,6 @@ def test_discs_seat_dots_wear_the_colours_of_their_pins(page: Any, server: Serve
 
 # --- 36 to 1 -------------------------------------------------------------------------------------
 
-@pytest.mark.skipif("36to1" not in game_ids(), reason="36 to 1 is not registered")
 def test_36to1_only_discarding_left_asks_for_a_discard(page: Any, server: ServerProcess,
                                                        api: Api) -> None:
     g = api.create("36to1", ["human"], seed="0")

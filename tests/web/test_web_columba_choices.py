@@ -7,14 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from test_web_games import open_hotseat, state
-from web_helpers import Api
-
-from rulebox.core.registry import game_ids
 from rulebox.server.testing import ServerProcess
-
-pytestmark = pytest.mark.skipif("columba" not in game_ids(), reason="Columba is not registered")
+from tests.web.test_web_games import open_hotseat, state
+from tests.web.web_helpers import Api
 
 
 def click_and_wait(page: Any, selector: str) -> None:

@@ -7,9 +7,8 @@ import random
 import re
 from typing import Any
 
-from web_helpers import Api, screenshot
-
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, screenshot
 
 
 def state(page: Any) -> dict[str, Any]:

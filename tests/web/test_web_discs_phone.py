@@ -13,14 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_boards_faults import open_game, play_api
-from test_web_games import state
-from web_helpers import Api, screenshot
 
-from rulebox.core.registry import game_ids
 from rulebox.server.testing import ServerProcess
-
-pytestmark = pytest.mark.skipif("discs" not in game_ids(), reason="Discs is not registered")
+from tests.web.test_web_boards_faults import open_game, play_api
+from tests.web.test_web_games import state
+from tests.web.web_helpers import Api, screenshot
 
 # a game of first against second (the end-highlight game of test_web_boards_play), to the
 # start of first's 6th turn: pins spread over a2, b1, c2 and the corners
@@ -182,8 +179,8 @@ def test_discs_a_turn_of_each_kind_by_tapping_on_a_phone(phone: Any, server: Ser
     phone.locator('#controls button[data-move="end"]').tap()
     ply_is(phone, n + 4)
     # second's turn: a disc turned by its arrow
-    turns = sorted(m for m in state(phone)["legal"] if re.fullmatch(r"[a-c][1-3][+-]", m))
-    assert turns
-    phone.locator(f'.turn-arrow[data-move="{turns[0]}"]').tap()
+    arrows = sorted(m for m in state(phone)["legal"] if re.fullmatch(r"[a-c][1-3][+-]", m))
+    assert arrows
+    phone.locator(f'.turn-arrow[data-move="{arrows[0]}"]').tap()
     ply_is(phone, n + 5)
-    assert state(phone)["history"][-1] == turns[0]
+    assert state(phone)["history"][-1] == arrows[0]

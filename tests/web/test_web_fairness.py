@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_helpers import Api, screenshot
-
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, screenshot
 
 
 def _open(page: Any, server: ServerProcess, g: dict[str, Any]) -> None:

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from web_helpers import Api, screenshot
 
 from rulebox.core.registry import game_ids, new_game
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, screenshot
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -66,7 +66,6 @@ def countred_click(page: Any, move: str) -> None:
     page.click(f'[data-field="{dst}"]')
 
 
-@pytest.mark.skipif("countred" not in game_ids(), reason="Count Red is not registered")
 def test_countred_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
     open_hotseat(page, server, api, "countred", 2, seed="4")
     assert page.locator("[data-field]").count() == 16
@@ -103,7 +102,6 @@ def s36_click(page: Any, move: str) -> None:
     page.click(f'[data-cell="{cell}"]')
 
 
-@pytest.mark.skipif("36to1" not in game_ids(), reason="36 to 1 is not registered")
 def test_36to1_turns_by_clicking_and_no_deck_order_reaches_the_page(
     page: Any, server: ServerProcess, api: Api
 ) -> None:
@@ -182,7 +180,6 @@ def discs_click(page: Any, move: str) -> None:
         page.click(f'[data-move="{move}"]')
 
 
-@pytest.mark.skipif("discs" not in game_ids(), reason="Discs is not registered")
 def test_discs_setup_and_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
     open_hotseat(page, server, api, "discs", 2, seed="3")
     assert page.locator("[data-disc]").count() == 9
@@ -224,7 +221,6 @@ def columba_click(page: Any, move: str) -> None:
         page.click(f'[data-move="{move}"]')
 
 
-@pytest.mark.skipif("columba" not in game_ids(), reason="Columba is not registered")
 def test_columba_turns_by_clicking(page: Any, server: ServerProcess, api: Api) -> None:
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
@@ -274,7 +270,6 @@ CR_BONUS = (
 ).split()
 
 
-@pytest.mark.skipif("countred" not in game_ids(), reason="Count Red is not registered")
 def test_countred_bonus_move_is_announced_in_the_browser(
     page: Any, server: ServerProcess, api: Api
 ) -> None:

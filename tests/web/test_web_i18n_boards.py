@@ -13,11 +13,11 @@ import re
 from typing import Any
 
 import pytest
-from web_helpers import Api
 
 from rulebox.core.registry import new_game
 from rulebox.i18n import catalog_json
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api
 
 # Columba, 2 players, seed 3: both players build a large dovecote, the second raises a falcon
 COLUMBA = (
@@ -29,7 +29,7 @@ COLUMBA = (
     "place -1,3 r0|goal|place -2,0 r0|raise WG|falcon 0,-1"
 ).split("|")
 
-CASES = {
+CASES: dict[str, tuple[int, dict[str, str], int | list[str]]] = {
     # game: (seats, options, plies played by a seeded choice, or the moves themselves)
     "columns": (2, {}, 14),
     "countred": (2, {"seed": "4"}, 10),

@@ -1,20 +1,18 @@
 """The browser in German and Russian (issue 23): the header's language switch (remembered in
 localStorage ``rulebox.lang``), a few moves in each language, the server's refusal reason in
-the page's language with its rule ID; screenshots kept in docs/screenshots/lang-<lang>-<game>.png.
+the page's language with its rule ID; a screenshot of each (``lang-<lang>-<game>.png``, kept in
+docs/screenshots by ``python scripts/screenshots.py --tests``).
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import Api
 
 from rulebox.server.testing import ServerProcess
-
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.web.web_helpers import Api, screenshot
 
 CASES = [
     # language, game, seats, options, an illegal move, its reason there, words on the page
@@ -22,7 +20,7 @@ CASES = [
      "ein Zug von A1 nach A1 ist kein Zug [CR-3]",
      ["fünf Brettspiele, genau nach ihren Spielregeln gespielt", "Züge", "Gib einen Zug ein"]),
     ("ru", "columba", 2, {"seed": "3"}, "place 9,9 r0",
-     "карта должна накрывать поля или касаться территории по стороне поля [CB-2]",
+     "карта должна закрывать поля или касаться территории по стороне поля [CB-2]",
      ["пять настольных игр, в точности по их правилам", "Ходы", "Введите ход"]),
 ]
 
@@ -78,9 +76,7 @@ def test_switch_the_language_and_play_in_it(page: Any, server: ServerProcess, ap
         page.wait_for_function(f"window.rulebox.state.ply > {ply}")
     assert state(page)["ply"] >= 3
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.mouse.move(0, 0)
-    page.screenshot(path=str(SHOTS / f"lang-{lang}-{game}.png"), full_page=True)
+    screenshot(page, f"lang-{lang}-{game}")
 
     # back to English: the same page says it in English
     page.select_option("#lang", "en")

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from web_helpers import Api
 
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api
 
 
 def seat_link(page: Any, server: ServerProcess, gid: str, token: str) -> None:
@@ -66,16 +66,16 @@ def test_your_games_without_the_mine_endpoint(page: Any, server: ServerProcess, 
     assert older == current
 
     assert [r[0] for r in older] == [solo["id"], both["id"], over["id"], theirs["id"], yours["id"]]
-    older = dict(older)
-    mine = older[yours["id"]]
+    listed_by_id = dict(older)
+    mine = listed_by_id[yours["id"]]
     assert "Count Red" in mine and "your turn" in mine and "you play first" in mine
     assert "your-turn" in page.get_attribute(f'#my-games li[data-id="{yours["id"]}"]', "class")
-    waiting = older[theirs["id"]]
+    waiting = listed_by_id[theirs["id"]]
     assert "Columns" in waiting and "you play dark" in waiting
     assert "light to move" in waiting and "your turn" not in waiting
-    hotseat = older[both["id"]]  # this browser holds both seats: not "you play first"
+    hotseat = listed_by_id[both["id"]]  # this browser holds both seats: not "you play first"
     assert "Discs" in hotseat and "every seat" in hotseat and "you play first" not in hotseat
-    done = older[over["id"]]
+    done = listed_by_id[over["id"]]
     assert "finished: " in done and "[" not in done  # the result in words, no rule ID
     # the link brings this browser back to its seat
     page.click(f'#my-games li[data-id="{theirs["id"]}"] a')

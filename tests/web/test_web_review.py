@@ -8,9 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from web_helpers import Api, screenshot
-
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, screenshot
 
 
 def finished_columns(api: Api, seed: int = 3) -> tuple[str, list[str]]:

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_helpers import Api, screenshot
 
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, screenshot, settle
 
 PHONE = {"width": 390, "height": 844}
 
@@ -123,12 +123,13 @@ def test_a_wide_columba_territory_scrolls_visibly_and_keeps_its_place(
     end = phone.evaluate(WIDTHS)["left"]
     assert end > 40
     phone.wait_for_selector(".cb-pan-right", state="hidden")
+    phone.evaluate("document.querySelector('.columba-scroll').dataset.old = '1'")
     tool = phone.locator(".tool-btn:not(.on)")
     if tool.count():
         tool.first.tap()
     else:
         phone.tap("#rot-right")
-    phone.wait_for_timeout(100)
+    phone.wait_for_selector(".columba-scroll:not([data-old])")  # drawn again
     assert abs(phone.evaluate(WIDTHS)["left"] - end) <= 60
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(phone, "review17-columba-scroll-phone")
@@ -254,19 +255,6 @@ def test_a_seat_with_a_clock_stays_on_one_line(browser: Any, server: ServerProce
         ctx.close()
 
 
-def settle(page: Any) -> None:
-    """Wait until the page's socket is open and nothing was drawn for half a second."""
-    page.wait_for_function("window.rulebox && window.rulebox.socket && "
-                           "window.rulebox.socket.readyState === 1")
-    seen = -1
-    for _ in range(40):
-        count = page.evaluate("(window.rulebox.drawn || {}).count || 0")
-        if count == seen:
-            return
-        seen = count
-        page.wait_for_timeout(500)
-
-
 def test_a_log_entry_tapped_on_a_phone_shows_its_position(phone: Any, server: ServerProcess,
                                                           api: Api) -> None:
     g = api.create("countred", ["human", "human"], hotseat=True, seed="5")
@@ -279,8 +267,11 @@ def test_a_log_entry_tapped_on_a_phone_shows_its_position(phone: Any, server: Se
     assert phone.locator("#status").bounding_box()["y"] < 0  # the board is far above the log
     phone.tap('#moves li[data-ply="3"]')
     phone.wait_for_function("/ 3 /.test(document.getElementById('status').textContent)")
-    phone.wait_for_timeout(200)
-    # the position is in view, and so are the replay's buttons (at the screen's foot)
+    # the position comes into view (scrolled to), and so are the replay's buttons (at the
+    # screen's foot)
+    phone.wait_for_function("(() => { const r = document.getElementById('board')"
+                            f".getBoundingClientRect(); return r.y < {PHONE['height']} / 2"
+                            " && r.y + r.height > 0; })()")
     box = phone.locator("#board").bounding_box()
     assert box["y"] < PHONE["height"] / 2 and box["y"] + box["height"] > 0, box
     bar = phone.locator("#replay-bar").bounding_box()

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_helpers import Api
 
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, moves_sent, record_moves
 
 PHONE = {"width": 390, "height": 844}
 
@@ -47,9 +47,10 @@ def test_a_tapped_game_shows_its_form_on_a_phone(phone: Any, server: ServerProce
     phone.wait_for_selector('[data-game="discs"]')
     phone.tap('[data-game="discs"]')
     phone.wait_for_function("document.querySelector('#new-game h2').textContent === 'Discs'")
-    phone.wait_for_timeout(200)
-    box = phone.locator("#new-game").bounding_box()  # relative to the viewport
-    assert 0 <= box["y"] < PHONE["height"] * 0.5, box
+    # the form scrolls into the upper half of the screen (smoothly: waited for, not timed)
+    phone.wait_for_function("(() => { const y = document.querySelector('#new-game')"
+                            f".getBoundingClientRect().y; return 0 <= y && y < {PHONE['height']}"
+                            " * 0.5; })()")
     assert phone.locator("#start").is_visible()
     assert phone.evaluate(SMALL_TARGETS) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -74,6 +75,7 @@ def test_confirm_move_sends_only_after_confirm(page: Any, server: ServerProcess,
                                                api: Api) -> None:
     g = api.create("columns", ["human", "human"], hotseat=True)
     tokens = ",".join(s["token"] for s in g["seats"])
+    record_moves(page)
     page.goto(f"{server.url}/game/{g['id']}#t={tokens}")
     page.wait_for_function("window.rulebox && window.rulebox.state.legal.length > 0")
     assert not page.is_checked("#set-confirm")  # off by default
@@ -85,16 +87,15 @@ def test_confirm_move_sends_only_after_confirm(page: Any, server: ServerProcess,
     page.press("#move-input", "Enter")
     page.wait_for_selector("#confirm-bar:not([hidden])")
     assert "Rb2" in page.inner_text("#confirm-bar")
-    page.wait_for_timeout(300)
-    assert state(page)["ply"] == 0  # nothing sent yet
+    assert moves_sent(page) == [] and state(page)["ply"] == 0  # nothing sent yet
     page.click("#cancel-move")
     assert page.locator("#confirm-bar").is_hidden()
-    page.wait_for_timeout(300)
-    assert state(page)["ply"] == 0
+    assert moves_sent(page) == [] and state(page)["ply"] == 0  # nor after Cancel
     page.fill("#move-input", "Rb2")
     page.press("#move-input", "Enter")
     page.click("#confirm-move")
     page.wait_for_function("window.rulebox.state.ply === 1")
+    assert moves_sent(page) == ["sent Rb2", "answered Rb2"]
     # the setting is kept
     page.reload()
     page.wait_for_selector(".board")

@@ -8,9 +8,8 @@ import random
 import re
 from typing import Any
 
-from web_helpers import Api
-
 from rulebox.server.testing import ServerProcess
+from tests.web.web_helpers import Api, moves_sent, record_moves
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -27,6 +26,10 @@ def start_from_lobby(page: Any, server: ServerProcess, game: str, mode: str = "c
     page.click("#start")
     page.wait_for_selector(".board")
     page.wait_for_function("window.rulebox && window.rulebox.state")
+    if mode == "computer":
+        # who begins is drawn (Count Red's first player, the computer's colour): when the
+        # computer does, its first turn is waited for, so the game is at the player's turn
+        page.wait_for_function("window.rulebox.state.to_move === window.rulebox.state.you")
     return str(state(page)["id"])
 
 
@@ -259,6 +262,7 @@ def test_a_move_made_while_the_last_is_on_its_way_waits_and_goes(
             route.continue_()
 
     page.route(re.compile(r"/api/games/[^/?]+/moves"), hold)
+    record_moves(page)
     page.goto(f"{server.url}/game/{g['id']}#t={','.join(tokens)}")
     page.wait_for_function(READY)
     page.click("#move-entry summary")
@@ -268,11 +272,12 @@ def test_a_move_made_while_the_last_is_on_its_way_waits_and_goes(
     assert held
     page.fill("#move-input", "Rb2")
     page.press("#move-input", "Enter")
-    page.wait_for_timeout(300)
-    assert state(page)["ply"] == 1  # it waits for the first move's answer
+    assert moves_sent(page) == ["sent Sa1"]  # it waits for the first move's answer
+    assert state(page)["ply"] == 1
     route, answer = held[0]
     route.fulfill(response=answer)
     page.wait_for_function("window.rulebox.state.ply === 2")
+    assert moves_sent(page) == ["sent Sa1", "answered Sa1", "sent Rb2", "answered Rb2"]
     assert state(page)["history"][-1] == "Rb2"
     assert page.input_value("#move-input") == ""
 

@@ -38,3 +38,42 @@ def screenshot(page: Any, name: str, keep_mouse: bool = False) -> None:
         if not keep_mouse:
             page.mouse.move(0, 0)
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+SOCKET_STATE = ("window.rulebox && window.rulebox.socket && window.rulebox.socket.readyState === 1"
+                " && window.rulebox.state && Array.isArray(window.rulebox.state.presence)"
+                " && window.rulebox.state.presence.some(Boolean)")
+"""A page's condition once its socket is open and the state the socket brought is drawn (the
+page's own seat is present in it): later states of the opening (presence) change no entry."""
+
+
+def settle(page: Any) -> None:
+    """Wait until the page's socket is open and its first state drawn (:data:`SOCKET_STATE`)."""
+    page.wait_for_function(SOCKET_STATE)
+
+
+RECORD_MOVES = """
+window.__moves = [];
+const plainFetch = window.fetch.bind(window);
+window.fetch = (url, init) => {
+  const moves = init && init.method === "POST"
+    && /\\/api\\/games\\/[^/]+\\/moves(\\?|$)/.test(String(url));
+  if (!moves) return plainFetch(url, init);
+  const move = JSON.parse(init.body).move;
+  window.__moves.push("sent " + move);
+  return plainFetch(url, init).then((r) => { window.__moves.push("answered " + move); return r; });
+};
+"""
+"""An init script: the page's POSTs of moves, in the order the page sends them and gets their
+answers, in ``window.__moves`` (``sent Rb2``, ``answered Rb2``): a test reads what the page
+did, in the page's own order, instead of waiting a while to see that nothing came."""
+
+
+def record_moves(page: Any) -> None:
+    """Record the moves ``page`` posts from its next navigation on (:data:`RECORD_MOVES`)."""
+    page.add_init_script(RECORD_MOVES)
+
+
+def moves_sent(page: Any) -> list[str]:
+    """What :func:`record_moves` has recorded so far."""
+    return list(page.evaluate("window.__moves"))

@@ -103,10 +103,11 @@ def board_lines(game: Game, player: int | None) -> int:
     return split[0].plain.count("\n")
 
 
-def last_turn(movers: list[int]) -> int:
+def last_turn(movers: list[int], players: int = 2) -> int:
     """How many moves the last turn had: the trailing run of one mover (Columba's place, cote
-    and end; Count Red's bonus move)."""
-    if not movers:
+    and end; Count Red's bonus move). With one player (36 to 1) every move is a turn: the run
+    of one mover would be the whole game."""
+    if not movers or players == 1:
         return 1
     k = 1
     while k < len(movers) and movers[-k - 1] == movers[-1]:

@@ -102,6 +102,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             answer = "n"
         if answer in ("", "y", "yes", *yes_words()):
             load = saves.LAST
+        else:  # declined: nothing to play, which is no error; say what to do instead
+            from rulebox.core.registry import game_ids
+
+            print(_("not continued; it stays saved (`rulebox play --load last` continues it). "
+                    "A new game: rulebox play GAME ({games})").format(
+                        games=", ".join(game_ids())))
+            return 0
     if load:
         path = saves.resolve(load)
         record = saves.read_record(path)

@@ -63,7 +63,7 @@ class Session:
         return self.table.game
 
     def show_board(self, player: int | None) -> None:
-        k = last_turn(self.table.movers)
+        k = last_turn(self.table.movers, self.game.num_players)
         self.console.print(marked(self.game, player, k))
         if self.game.history:
             last = ", ".join(str(m) for m in self.game.history[-k:])
@@ -196,7 +196,7 @@ class Session:
                 moves = [str(m) for m in self.game.history]
                 console.print(" ".join(f"{i}.{m}" for i, m in enumerate(moves, 1))
                               or _("no moves yet"))
-            elif word in ("board", "show"):
+            elif word in ("board", "show", "status"):  # `status` as on the full screen
                 self.show_board(p)
                 if legend(self.game):
                     console.print(legend(self.game), highlight=False)

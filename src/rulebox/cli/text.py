@@ -263,16 +263,19 @@ def moves_of_kind(game: Game, kind: str) -> list[str]:
 def notation_lines(game: Game) -> list[str]:
     """The game's notation help without what this variant lacks (Columba's kids variant has
     no objectives, tiles, falcons or roles; without ``officia=1`` no roles)."""
-    text = game_entry(game.id).notation_help
-    lines = text.splitlines()
+    entry = game_entry(game.id)
+    lines = entry.notation_help.splitlines()
+    shown = entry.notation_text().splitlines()
+    if len(shown) != len(lines):  # a translation keeps the lines (scripts/i18n.py check)
+        shown = lines
     if game.id != "columba":
-        return lines
+        return shown
     opts = game.options()
     kids = opts.get("variant") == "kids"
     officia = opts.get("officia") in ("1", "true", "yes", "on")
     out: list[str] = []
     skipping = False
-    for line in lines:
+    for line, said in zip(lines, shown, strict=True):
         word = line.strip().split(" ")[0] if line.strip() else ""
         if line.startswith("Officia") or line.startswith("Options:"):
             skipping = not officia or line.startswith("Options:")
@@ -285,7 +288,7 @@ def notation_lines(game: Game) -> list[str]:
         if (kids and word in ("goal", "tile", "buy", "falcon")) or (
                 kids and line.startswith("                    ")):
             continue
-        out.append(line)
+        out.append(said)
     return out
 
 
@@ -318,7 +321,13 @@ def commands(table: Any, seat: int | None, *, full_screen: bool = False) -> list
 
 def short_help(table: Any, seat: int | None, *, full_screen: bool = False) -> list[str]:
     """The whole short help: the goal, the commands and the moves now, a screenful at most."""
+    from rulebox.cli.board import text_parts  # the board module uses this one's words
+
     lines = [goal(table.game), _("Commands:")]
     lines += ["  " + c for c in commands(table, seat, full_screen=full_screen)]
+    # what the letters of the moves mean before the moves are counted by them (Columns'
+    # R S D T, Count Red's fields' pieces)
+    key, _facts, _status = text_parts(table.game, seat)
+    lines += [line.strip() for line in key]
     lines += move_summary(table.game)
     return lines

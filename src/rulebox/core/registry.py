@@ -39,6 +39,13 @@ class GameEntry:
     def id(self) -> str:
         return self.cls.id
 
+    def notation_text(self) -> str:
+        """The notation help in the current language (the notation itself stays as it is
+        typed; a translation keeps the English's lines, one for one)."""
+        from rulebox.i18n import gettext
+
+        return gettext(self.notation_help)
+
     @property
     def title(self) -> str:
         return self.cls.title

@@ -687,6 +687,8 @@ class Table:
         if self.ending is not None and self.ending.how != "rules":
             rec.result = self.ending.result_line()
             rec.ending = self.ending.reason
+            # resigned, agreed, forfeit: finished as surely as by the rules
+            rec.finished = rec.finished or _now()
         rec.takebacks = self.takebacks
         if self.takebacks:
             rec.log = list(self.log)

@@ -6,13 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulebox.i18n import _, language, ngettext
+from rulebox.i18n import N_, _, language, ngettext
 
 
 def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     """Mark a plural message for the catalogue without translating it now (extracted like
     ``ngettext``; translated where shown, see :class:`Words`)."""
     return singular, plural
+
+
+LEVEL_WORDS: dict[str, str] = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+                               "best": N_("best")}
+"""The computer's levels (``rulebox.ai.levels``) as a reader says them: a seat played by a
+level reads ``dark (schwer)``; an agent's own name (``mcts``) stays as it is."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,8 @@ class SeatRef:
     """``you``, ``person`` or the agent's name."""
 
     def __str__(self) -> str:
-        who = _(self.who) if self.who in ("you", "person") else self.who
+        who = _(self.who) if self.who in ("you", "person") or self.who in LEVEL_WORDS \
+            else self.who
         if not self.seat_name:
             return _("player {n} ({who})").format(n=self.player, who=who)
         return _("{seat} ({who})").format(seat=_(self.seat_name), who=who)

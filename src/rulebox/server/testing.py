@@ -53,8 +53,10 @@ class ServerProcess:
         """The server's process id while it runs."""
         return self.proc.pid if self.proc is not None else None
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
-        """Start the server and wait for ``/api/catalog`` to answer."""
+    def start(self, timeout: float = 120.0) -> ServerProcess:
+        """Start the server and wait for ``/api/catalog`` to answer (a bound, not a wait: on
+        two cores shared with other work a start took 12 s, and more than 30 s beside a
+        browser and a second test worker)."""
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         self.proc = subprocess.Popen(

@@ -52,7 +52,7 @@ def catalog() -> dict[str, Any]:
             "agents": [{"name": e.name,
                         "description": _(e.description) if e.description else ""}
                        for e in agent_entries(gid)],
-            "notation": entry.notation_help,
+            "notation": entry.notation_text(),
         })
     return {"games": games, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
             "level_times": {k: LOBBY_TIMES[k] for k in LEVELS}}
@@ -69,7 +69,7 @@ def rules(game_id: str) -> dict[str, Any]:
     except (FileNotFoundError, OSError, ModuleNotFoundError):
         text = f"# {entry.title}\n\n(The rules text of this game is not written yet.)\n"
     return {"game": entry.id, "title": entry.title, "text": text,
-            "notation": entry.notation_help}
+            "notation": entry.notation_text()}
 
 
 def asset(game_id: str, name: str) -> bytes:

@@ -14,18 +14,22 @@ Everything around the rules is the table's (:class:`rulebox.match.table.Table`).
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time as clock
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
+from rich.console import Console, ConsoleOptions
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container, ScrollableContainer, Vertical
+from textual.containers import Container, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, Static
 
 from rulebox.cli import text as words
 from rulebox.cli.board import board_lines, cell_at, last_turn, legend, marked, text_parts
@@ -36,12 +40,141 @@ from rulebox.i18n import _
 from rulebox.match.records import save_record
 from rulebox.match.table import Table, TableError
 
-SIDE_MIN = 28
-"""The narrowest the side panel gets beside the board; a wider board puts it below."""
+SIDE_WIDE = 40
+"""The side panel goes beside the board when it gets this many columns there (the help's
+command lines are 40 wide); else below the board, where it gets the whole width."""
+SIDE_MIN = 26
+"""Beside the board with fewer columns (down to this many) only when the board is too tall to
+have the status and the log below it (Count Red at 80x24)."""
+BELOW_MIN = 8
+"""Lines the status and the log need below the board for the stacked layout."""
+LOG_MIN = 4
+"""Lines of the move log kept in view; the status takes at most the rest of the side panel."""
+MSG_LINES = 3
+"""The message line grows to this many lines for a long message (a refusal), then shortens
+it in the middle, keeping its start and its rule ID (the whole message is in the log)."""
 TICK = 0.1
 """How often the thinking indicator's clock is redrawn (seconds)."""
 SECOND_CTRL_C = 3.0
 """A second Ctrl-C within this many seconds leaves."""
+
+
+RULE_ID = re.compile(r"\s*(\[[A-Z][A-Z0-9]*-[0-9A-Za-z.-]+\])\s*$")
+"""A refusal's rule ID at its end (``illegal: ... [COL-4]``)."""
+COLUMNS_OF = re.compile(r"^(\s*\S+(?: \S+)*? {2,})\S")
+"""A line laid out in columns (``  undo          take back ...``): its continuation lines go
+under the second column."""
+
+
+def hanging(line: str, width: int) -> list[str]:
+    """``line`` wrapped at ``width`` between words, each continuation indented under the text it
+    continues: an indented line under its first word, a line in columns under its second
+    column (a command's description). A word longer than the width is the only thing cut."""
+    width = max(width, 8)
+    if len(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    cols = COLUMNS_OF.match(line)
+    indent = len(cols.group(1)) if cols and len(cols.group(1)) <= width * 2 // 3 else lead
+    if indent > width * 2 // 3:
+        indent = min(lead, width // 4)
+    out: list[str] = []
+    current = line[:lead]
+    for word in line[lead:].split(" "):
+        room = width - len(current)
+        if current.strip() and len(word) + 1 > room:
+            out.append(current.rstrip())
+            current = " " * indent
+        if not current.strip():
+            while len(current) + len(word) > width:  # a word wider than the panel
+                cut = width - len(current)
+                out.append(current + word[:cut])
+                word = word[cut:]
+                current = " " * indent
+            current += word
+        else:
+            current += " " + word
+    out.append(current.rstrip())
+    return out
+
+
+class Hanging:
+    """Lines of help (the ``?`` panel, ``moves``, ``explain``) wrapped at whatever width they
+    are drawn at, with hanging indents (:func:`hanging`): Textual draws them again at the new
+    width after every resize."""
+
+    def __init__(self, lines: Iterable[str], style: str = "") -> None:
+        self.lines = list(lines)
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        for line in self.lines:
+            for part in hanging(line, options.max_width):
+                yield Text(part, style=self.style, end="\n", no_wrap=True)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        longest = max((len(line) for line in self.lines), default=1)
+        return Measurement(min(8, longest), min(longest, options.max_width))
+
+
+def shorten(text: str, width: int, lines: int = MSG_LINES) -> list[str]:
+    """``text`` wrapped at ``width`` in at most ``lines`` lines: when it needs more, its start
+    is kept up to where it no longer fits, then ``…`` and its rule ID (a refusal's rule ID is
+    never lost)."""
+    wrapped = hanging(text, width)
+    if len(wrapped) <= lines:
+        return wrapped
+    found = RULE_ID.search(text)
+    tail = " … " + found.group(1) if found else " …"
+    head = text[: found.start()] if found else text
+    words_ = head.split(" ")
+    k = len(words_)
+    while k > 1 and len(hanging(" ".join(words_[:k]) + tail, width)) > lines:
+        k -= 1
+    return hanging(" ".join(words_[:k]) + tail, width)[:lines]
+
+
+class Brief:
+    """The message line: one message, wrapped at the screen's width, at most
+    :data:`MSG_LINES` lines (:func:`shorten`)."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        for line in shorten(self.text.plain, options.max_width):
+            yield Text(line, style=self.text.style, end="\n", no_wrap=True)
+
+
+class Stage(Container):
+    """The board and the side panel; lays them out again whenever its size changes (the
+    terminal was resized, the message line grew)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, GameApp):
+            app.arrange()
+
+
+class MoveLog(VerticalScroll):
+    """The move log: every line said, wrapped at the log's current width (Textual wraps the
+    text again after a resize, or after the log was hidden behind the help panel), kept
+    scrolled to the newest line."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entries: list[Text] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="logtext")
+
+    def write(self, line: Text) -> None:
+        self.entries.append(line)
+        self.query_one("#logtext", Static).update(Text("\n").join(self.entries))
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.scroll_end, animate=False)
 
 
 class Question(ModalScreen[bool]):
@@ -56,8 +189,8 @@ class Question(ModalScreen[bool]):
                 Binding("н", "answer(False)", "no", show=False)]
     DEFAULT_CSS = """
     Question { align: center middle; }
-    Question > Static { width: 60; height: auto; border: round $accent; padding: 1 2;
-                        background: $panel; }
+    Question > Static { width: 60; max-width: 100%; height: auto; border: round $accent;
+                        padding: 1 2; background: $panel; }
     """
 
     def __init__(self, question: str) -> None:
@@ -77,12 +210,14 @@ class EndScreen(ModalScreen[str]):
     """The end of a game: the one end message (and the match's), then the next game or quit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # exactly the keys the screen shows: Enter, Esc and q (an `n` once started a new game
+        # when a player typed `un` of `undo`)
         Binding("q", "leave('quit')", "quit"), Binding("escape", "leave('look')", "look"),
-                Binding("enter", "leave('next')", "next"), Binding("n", "leave('next')", "next")]
+        Binding("enter", "leave('next')", "next")]
     DEFAULT_CSS = """
     EndScreen { align: center middle; }
-    EndScreen > Static { width: 64; height: auto; border: heavy $success; padding: 1 2;
-                         background: $panel; }
+    EndScreen > Static { width: 64; max-width: 100%; height: auto; max-height: 100%;
+                         border: heavy $success; padding: 1 2; background: $panel; }
     """
 
     def __init__(self, message: str, more: bool) -> None:
@@ -112,14 +247,18 @@ class GameApp(App[int]):
     #main.tall { layout: vertical; }
     #boardbox { width: auto; height: 1fr; max-width: 100%; overflow: auto auto;
                 scrollbar-size: 1 1; }
-    #main.tall #boardbox { width: 100%; height: auto; max-height: 80%; }
+    #main.tall #boardbox { width: 100%; height: auto; max-height: 70%; }
     #board { width: auto; height: auto; }
-    #side { width: 1fr; min-width: 24; height: 1fr; padding: 0 0 0 1; }
+    #side { width: 1fr; height: 1fr; padding: 0 0 0 1; }
+    #main.tall #side { padding: 0; }
     #status { height: auto; }
-    #log { height: 1fr; min-height: 3; scrollbar-size: 1 1; }
-    #help { height: 1fr; display: none; border-top: solid $accent; scrollbar-size: 1 1; }
+    #log { height: 1fr; min-height: 1; scrollbar-size: 1 1; overflow-x: hidden; }
+    #logtext { width: 100%; height: auto; }
+    #help { height: 1fr; display: none; border-top: solid $accent; scrollbar-size: 1 1;
+            overflow-x: hidden; }
+    #helptext { width: 100%; }
     #cmd { height: 1; border: none; padding: 0 1; }
-    #msg { height: 1; padding: 0 1; }
+    #msg { height: auto; max-height: 3; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "interrupt", "leave", priority=True, show=False),
@@ -144,18 +283,26 @@ class GameApp(App[int]):
         self.ended_shown = False
         self.result: list[str] = []
         self.compact = False
-        """Whether the status is cut to the last move and the turn (while a panel is open)."""
+        """Whether a panel (help, moves, explain) takes the log's place: the status keeps to
+        less then."""
+        self.panel: list[str] = []
+        """The lines of the last panel shown (help, moves, notation, status, explain)."""
+        self.message = Text()
+        """What the message line says (its first line: shortened there when long)."""
+        self.explained: Text | None = None
+        """A drawing of the board from ``explain`` (36 to 1 marks the cubes a card can take),
+        shown in the board's place until the panel closes."""
         self.title = table.game.title
 
     # --- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with Container(id="main", classes="wide"):
+        with Stage(id="main", classes="wide"):
             with ScrollableContainer(id="boardbox"):
                 yield Static(id="board")
             with Vertical(id="side"):
                 yield Static(id="status")
-                yield RichLog(id="log", wrap=True, min_width=20, markup=False)
-                with ScrollableContainer(id="help"):
+                yield MoveLog(id="log")
+                with VerticalScroll(id="help"):
                     yield Static(id="helptext")
         yield Static(id="msg")
         yield Input(placeholder=_("a move, or ? for help"), id="cmd")
@@ -170,23 +317,20 @@ class GameApp(App[int]):
         self.set_interval(TICK, self.tick)
         self.next_turn()
 
-    def on_resize(self) -> None:
-        self.arrange()
-
     def arrange(self) -> None:
-        """Board and side by side when there is room, else one above the other."""
+        """The side panel beside the board when it gets :data:`SIDE_WIDE` columns there, or
+        when the board leaves too few lines below it (and it still gets :data:`SIDE_MIN`);
+        else below the board with the whole width. Called on every change of the stage's size
+        (:class:`Stage`) and of the drawing; the status is fitted to the new room after the
+        layout."""
         main = self.query_one("#main")
-        width = self.board_width()
-        wide = width + SIDE_MIN + 2 <= self.size.width
-        changed = main.has_class("wide") != wide
+        width, height = main.size if main.size.width else self.size
+        drawing = self.board_drawing().plain.split("\n")
+        room = width - max((len(line) for line in drawing), default=0) - 2
+        wide = room >= SIDE_WIDE or (height - len(drawing) < BELOW_MIN and room >= SIDE_MIN)
         main.set_class(wide, "wide")
         main.set_class(not wide, "tall")
-        if changed:
-            self.update_status()
-
-    def board_width(self) -> int:
-        plain = self.drawing().plain
-        return max((len(line) for line in plain.split("\n")), default=0)
+        self.call_after_refresh(self.update_status)
 
     # --- what is shown ----------------------------------------------------------------------------
     def viewer(self) -> int | None:
@@ -198,15 +342,23 @@ class GameApp(App[int]):
         persons = [i for i, s in enumerate(t.seats) if s.is_person]
         return persons[0] if len(persons) == 1 else None
 
+    def turn_length(self) -> int:
+        """How many moves the last turn had (marked together, named together)."""
+        return last_turn(self.table.movers, self.table.game.num_players)
+
     def drawing(self) -> Text:
         """The board's drawing (the render's first lines) with the last move marked."""
         viewer = self.viewer() if not self.table.over() else None
-        full = marked(self.table.game, viewer, last_turn(self.table.movers))
+        full = marked(self.table.game, viewer, self.turn_length())
         n = board_lines(self.table.game, viewer)
         lines = full.split("\n", allow_blank=True)
         while n > 0 and not lines[n - 1].plain.strip():
             n -= 1
         return Text("\n").join(lines[:n])
+
+    def board_drawing(self) -> Text:
+        """What the board's panel shows: the drawing, or ``explain``'s drawing while open."""
+        return self.explained if self.explained is not None else self.drawing()
 
     def details(self) -> list[str]:
         """The render's text below the drawing (holdings, scores), blank lines dropped."""
@@ -217,7 +369,7 @@ class GameApp(App[int]):
         return [line.rstrip() for line in lines[n:] if line.strip()]
 
     def refresh_all(self) -> None:
-        drawing = self.drawing()
+        drawing = self.board_drawing()
         self.query_one("#board", Static).update(drawing)
         self.update_status()
         self.arrange()
@@ -239,50 +391,63 @@ class GameApp(App[int]):
                 and box.scroll_y <= y < box.scroll_y + height - 1):
             box.scroll_to(max(0, x - width // 2), max(0, y - height // 2), animate=False)
 
-    def update_status(self) -> None:
+    def status_lines(self) -> list[tuple[int, Text]]:
+        """Everything the status could say, in the order shown, each with its rank (0 first):
+        whose turn (or who thinks, or the end) and the match, then the last turn, what the
+        render says of the turn (Discs' phase, Columba's card), the holdings (36 to 1's face-up
+        cards), the key to the drawing's letters (Columns' R S D T), Columba's cell codes."""
         t = self.table
-        out = Text()
-        if self.games > 1:
-            out.append(_("Game {number} of {games}").format(number=self.number, games=self.games)
-                       + "\n", style="bold")
-        to_move = ""
-        # the holdings and scores only beside the board (below it, `status` shows them)
-        short = self.compact or not self.query_one("#main").has_class("wide")
-        if short and not self.compact and any(self.details()):
-            out.append(_("holdings and scores: type `status`") + "\n", style="dim")
-        # the render's parts, not its words: the key is left out, the status's last line is
-        # whose turn it is (said below in the table's words)
-        _key, facts, status = text_parts(t.game, self.viewer() if not t.over() else None)
-        if t.over():
-            status = []  # the end is said below, once
-        elif status:
-            to_move = status[-1].strip()
-            status = status[:-1]
-        for line in [] if short else [*facts, *status]:
-            out.append(line.strip() + "\n")
+        out: list[tuple[int, Text]] = []
+        viewer = self.viewer() if not t.over() else None
+        key, facts, status = text_parts(t.game, viewer)
+        said = status[-1].strip() if status and not t.over() else ""
+        out += [(3, Text(line.strip())) for line in facts]
+        out += [(4, Text(line.strip(), style="dim")) for line in key]
         if legend(t.game):
-            out.append(_("cell codes: type `notation`") + "\n", style="dim")
+            out.append((5, Text(_("cell codes: type `notation`"), style="dim")))
+        if self.games > 1:
+            out.append((0, Text(_("Game {number} of {games}").format(
+                number=self.number, games=self.games), style="bold")))
         if t.game.history:
             mover = t.movers[-1] if t.movers else None
             who = self.seat_name(mover) if mover is not None else ""
-            k = last_turn(t.movers)
-            turn = ", ".join(str(m) for m in t.game.history[-k:])
-            out.append(_("last: {who} {moves}").format(who=who, moves=turn) + "\n", style="bold")
+            turn = ", ".join(str(m) for m in t.game.history[-self.turn_length():])
+            out.append((1, Text(_("last: {who} {moves}").format(who=who, moves=turn),
+                                style="bold")))
         if self.thinking is not None:
             q, since = self.thinking
-            out.append(_("{name} is thinking... {seconds} s").format(
-                name=self.seat_name(q), seconds=f"{clock.monotonic() - since:.1f}") + "\n",
-                       style="bold cyan")
+            out.append((0, Text(_("{name} is thinking... {seconds} s").format(
+                name=self.seat_name(q), seconds=f"{clock.monotonic() - since:.1f}"),
+                style="bold cyan")))
         elif t.over():
-            out.append(words.end_message(t) + "\n", style="bold green")
-        else:
-            p = t.to_move()
-            if p is not None:
-                out.append(_("to move: {name}").format(name=self.seat_name(p)) + "\n",
-                           style="bold reverse")
-                if len(to_move) > 40 and not self.compact:  # the render says more (a card)
-                    out.append(to_move.split(", ", 1)[-1] + "\n")
-        self.query_one("#status", Static).update(out)
+            out.append((0, Text(words.end_message(t), style="bold green")))
+        elif (p := t.to_move()) is not None:
+            out.append((0, Text(_("to move: {name}").format(name=self.seat_name(p)),
+                                style="bold reverse")))
+            if len(said) > 40:  # the render says more than whose turn (a phase, a card)
+                out.append((2, Text(said)))
+        return out
+
+    def update_status(self) -> None:
+        """The status, as much of it as fits above :data:`LOG_MIN` lines of log (half the side
+        panel while a panel is open), most needed first (:meth:`status_lines`); what is left
+        out is one ``status`` away."""
+        side = self.query_one("#side")
+        width = side.content_region.width or self.size.width // 2
+        height = side.content_region.height or self.size.height - 2
+        room = max(2, height // 2 if self.compact else height - LOG_MIN)
+        lines = self.status_lines()
+        cost = [len(text.wrap(self.console, max(width, 8))) for _rank, text in lines]
+        shown = [False] * len(lines)
+        used = 0
+        for i in sorted(range(len(lines)), key=lambda i: lines[i][0]):
+            if used + cost[i] <= room:
+                shown[i] = True
+                used += cost[i]
+        kept = [text for (_rank, text), ok in zip(lines, shown, strict=True) if ok]
+        if not all(shown) and used < room:
+            kept.insert(0, Text(_("more: type `status`"), style="dim"))
+        self.query_one("#status", Static).update(Text("\n").join(kept))
 
     def seat_name(self, p: int) -> str:
         """The table's name of seat ``p``, in the terminal's words."""
@@ -296,12 +461,11 @@ class GameApp(App[int]):
         """A line in the move log; its first line also on the message line above the input
         (seen even when the log has no room)."""
         text = Text(words.agree(line), style=style)
-        self.query_one("#log", RichLog).write(text)
+        self.query_one("#log", MoveLog).write(text)
         if not msg:
             return
-        first = text.split("\n")[0]
-        first.truncate(max(self.size.width - 2, 20), overflow="ellipsis")
-        self.query_one("#msg", Static).update(first)
+        self.message = text.split("\n")[0]
+        self.query_one("#msg", Static).update(Brief(self.message))
 
     def show_events(self) -> None:
         for ev in self.table.events_since(self.seen):
@@ -475,8 +639,10 @@ class GameApp(App[int]):
             return
         if word == "explain":
             explain = game_entry(t.game.id).explain
-            self.say(explain(t.game, arg) if explain is not None
-                     else _("this game has no explain command; try ? for the moves"))
+            if explain is None:
+                self.say(_("this game has no explain command; try ? for the moves"))
+            else:
+                self.show_explained(explain(t.game, arg))
             return
         if word == "save":
             if not arg:
@@ -555,12 +721,32 @@ class GameApp(App[int]):
 
     # --- help -------------------------------------------------------------------------------------
     def show_panel(self, lines: list[str]) -> None:
-        self.query_one("#helptext", Static).update(Text("\n".join(lines)))
+        """Help, moves, the notation, ``status`` or an explanation in the log's place, wrapped
+        at the panel's width with hanging indents (again after every resize)."""
+        self.panel = list(lines)
+        self.query_one("#helptext", Static).update(Hanging(lines))
         self.query_one("#log").display = False
         self.query_one("#help").display = True
         self.query_one("#help").scroll_home(animate=False)
         self.compact = True
         self.update_status()
+
+    def show_explained(self, text: str) -> None:
+        """``explain``'s answer in the panel; a drawing of the board in it (36 to 1 marks the
+        cubes a card can take) goes in the board's place, where the board fits, until the panel
+        closes."""
+        lines = text.split("\n")
+        block = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+        board = self.drawing().plain.split("\n")
+        if block >= 3 and abs(block - len(board)) <= 1:
+            drawing = Text("\n".join(line.rstrip() for line in lines[:block]))
+            drawing.highlight_regex(r">.<", "reverse bold")
+            self.explained = drawing
+            self.refresh_all()
+            lines = lines[block:]
+            while lines and not lines[0].strip():
+                lines = lines[1:]
+        self.show_panel(lines)
 
     def action_help(self) -> None:
         p = self.table.to_move()
@@ -573,6 +759,9 @@ class GameApp(App[int]):
     def close_help(self) -> None:
         self.query_one("#help").display = False
         self.query_one("#log").display = True
+        if self.explained is not None:
+            self.explained = None
+            self.refresh_all()
         if self.compact:
             self.compact = False
             self.update_status()
@@ -581,6 +770,15 @@ class GameApp(App[int]):
         self.close_help()
 
     # --- leaving ----------------------------------------------------------------------------------
+    def farewell(self) -> list[str]:
+        """What stays printed after the full screen: each game's end, the match's winner, and
+        "left the game" when the game on the table was left unfinished (also a rematch nobody
+        planned, after a finished game)."""
+        lines = list(self.result)
+        if not self.table.over():
+            lines.append(_("left the game; it is saved: `rulebox play --load last` continues it"))
+        return lines
+
     def action_interrupt(self) -> None:
         now = clock.monotonic()
         if now - self.last_ctrl_c <= SECOND_CTRL_C:
@@ -596,9 +794,6 @@ def run_app(table: Table, *, games: int = 1, time: float = 1.0, save: str | None
     """Play on the full screen; after it, the end message (or how to continue) stays printed."""
     app = GameApp(table, games=games, time=time, save=save, autosave=autosave, note=note)
     code = app.run() or 0
-    if app.result:
-        for line in app.result:
-            print(line)
-    elif not app.table.over():
-        print(_("left the game; it is saved: `rulebox play --load last` continues it"))
+    for line in app.farewell():
+        print(line)
     return int(code)

@@ -892,6 +892,12 @@ function moveLog(st) {
   const log = logOf(st);
   const replaying = page.replay !== null;
   const current = replaying ? page.replay.ply : st.ply;
+  // the entries are built again only when the log itself changed (a move, a name, the
+  // language): a state that changes only presence, a clock or the replayed position keeps
+  // them, so the reader's scroll and focus stay, and an entry under a click is not replaced
+  const key = JSON.stringify([log, (st.seats || []).map((_, p) => seatName(st, p)), document.documentElement.lang]);
+  if (box.logKey === key) { markCurrent(box, current, replaying); return; }
+  box.logKey = key; // on the element: a new #moves box is always built
   const stick = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
   clear(box);
   if (!log) { box.append(el("p", { class: "muted" }, t("The moves of this game are hidden."))); return; }
@@ -927,6 +933,20 @@ function moveLog(st) {
   }
   if (!replaying && stick) box.scrollTop = box.scrollHeight;
   else if (replaying) {
+    const cur = box.querySelector("li.current");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** Mark the entry of the position shown (`current`) in a log that is already built. */
+function markCurrent(box, current, replaying) {
+  for (const li of box.querySelectorAll("li[data-ply]")) {
+    const on = Number(li.dataset.ply) === current;
+    li.classList.toggle("current", on);
+    if (on) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  }
+  if (replaying) {
     const cur = box.querySelector("li.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
   }

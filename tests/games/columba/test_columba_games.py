@@ -119,6 +119,8 @@ def _tile_oracle(g: Columba, k: int, c: int) -> int:
     """Lay the tile on a copy and look at the whole territory again (CB-9, CB-7)."""
     h = g.clone()
     p = h.current_player()
+    if k not in h._sq:  # on the bare table: no dovecote may stand on it (CB-6, issue 36)
+        h._bare = h._bare | {k}
     h._sq[k] = (1, c, h.turn_number, p, None)  # a TILE
     h._turn_tiles = [*h._turn_tiles, k]
     h._dirty()

@@ -48,8 +48,8 @@ def _play(game: Columba, r: random.Random, plies: int | None = None,
 def _lines(game: Columba, edit: Callable[[dict[str, Any]], None]) -> tuple[str, str]:
     """``game``'s position edited by ``edit``, as a JSON state and as a diagram line (the
     diagram written from the same position loaded with the layout check off)."""
-    state = {"game": "columba", "options": game.options(),
-             "position": copy.deepcopy(game.position_json())}
+    state: dict[str, Any] = {"game": "columba", "options": game.options(),
+                             "position": copy.deepcopy(game.position_json())}
     edit(state["position"])
     with unchecked_layout():
         bad = Columba.from_json(json.loads(json.dumps(state)))

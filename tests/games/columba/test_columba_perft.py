@@ -17,7 +17,11 @@ count before issue 14 at the same position) and ``why``, which
 * ``CB-3 c``: taking the tiles that a card (not a falcon) cut off as wild gives ``was`` again;
 * ``CB-15``: the falconer's second ``buy`` costs 1 + 1 tiles;
 * ``path``: the seeded path left the old one at ``diverges.ply`` (a position both paths reach),
-  where the count changed for the reasons given there (checked the same way).
+  where the count changed for the reasons given there (checked the same way);
+* ``bare`` (issue 36): taking every tile on the bare table as lying on a card again (the rule
+  before: any tile was a card's square for CB-2 and a dovecote's for CB-6) gives ``was``
+  exactly, and every move that is gone docks a card only with such tiles (CB-2) or lays a tile
+  or dovecote that could then stand on the bare table (CB-6, CB-7).
 """
 
 from __future__ import annotations
@@ -107,6 +111,17 @@ def _explain(g: Columba, was: dict[str, Any], why: list[str]) -> None:
             assert tiles and all(g.estate_owner(k) != -1 for k in tiles)
             assert any(g.estate_owner(k) not in (p, g.partner(p)) for k in tiles)
             explained.add("end")
+    if "bare" in why:
+        assert g.bare(), "the position has tiles on the bare table"
+        h = g.clone()
+        h._bare = frozenset()
+        h._dirty()
+        assert by_verb(h) == was["by_verb"]
+        gone = {str(m) for m in h.legal_moves()} - {str(m) for m in g.legal_moves()}
+        for text in gone:
+            reason = g.illegal_reason(g.parse_move(text))
+            assert reason is not None and reason.rule in ("CB-2", "CB-6", "CB-7"), text
+        explained |= set(now) | set(was["by_verb"])
     changed = {v for v in set(now) | set(was["by_verb"]) if now.get(v) != was["by_verb"].get(v)}
     assert changed <= explained, f"unexplained: {changed - explained}"
 

@@ -13,12 +13,12 @@ import random
 from typing import Any
 
 import pytest
-from test_columba_rules import drawn, refused
 
 from rulebox.core.errors import AmbiguousMoveError, IllegalMoveError, StateError
 from rulebox.core.registry import game_entry
 from rulebox.games.columba.cards import CARDS, ROTATIONS, key
 from rulebox.games.columba.rules import Columba
+from tests.games.columba.test_columba_rules import drawn, refused
 
 POND = {"pond": "1"}
 
@@ -173,11 +173,17 @@ def test_cb7_tile_may_extend_an_opponents_estate() -> None:
 
 
 def test_cb7_tile_may_extend_an_opponents_estate_with_four_players() -> None:
+    # four players in two teams (0 and 2, 1 and 3): red's tile joins player 3's estate
     g = pos(["W K",
                "B G"], players=4, phase="actions", hand=None, reserve={0: "W"},
               cotes={"0,0": (3, "small")})
+    assert "tile W -1,0" in legal(g)
+    before = g.scores()
     g.apply("tile W -1,0")
+    assert g.estate_owner(key(-1, 0)) == 3
+    assert g.scores()[3] == before[3] + 1 and g.scores()[0] == before[0]
     g.apply("end")
+    assert g.current_player() == 1
 
 
 def test_cb7_tile_still_may_not_cover_an_opponents_pigeon() -> None:

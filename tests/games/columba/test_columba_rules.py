@@ -130,6 +130,13 @@ def top(game: Columba, x: int, y: int) -> tuple[Any, ...] | None:
     return game.squares().get(key(x, y))
 
 
+def item(game: Columba, x: int, y: int) -> tuple[Any, ...]:
+    """What lies on the square at x, y (the test fails if nothing does)."""
+    s = top(game, x, y)
+    assert s is not None, f"nothing on {x},{y}"
+    return s
+
+
 def colour_at(game: Columba, x: int, y: int) -> str:
     s = top(game, x, y)
     assert s is not None
@@ -363,7 +370,7 @@ def test_CB_7_tile_on_a_wild_pigeon_changes_its_colour() -> None:
     g = drawn(["W W K", "G G G"], phase="actions", hand=None, reserve={0: "W"},
               cotes={"0,0": (0, "small")})
     g.apply("tile W 2,0")
-    assert colour_at(g, 2, 0) == "W" and top(g, 2, 0)[0] == 1  # a tile
+    assert colour_at(g, 2, 0) == "W" and item(g, 2, 0)[0] == 1  # a tile
     assert g.estate_owner(key(2, 0)) == 0
 
 
@@ -555,7 +562,7 @@ def test_CB_4_goal_needs_a_card_in_the_deck() -> None:
 # --- CB-16 the deck option -----------------------------------------------------------------------
 def test_CB_16_deck_option_fixes_the_order() -> None:
     g = Columba.new({"deck": "C07,C03,C12", "seed": "9"})
-    assert {top(g, x, y)[4] for x in (0, 1) for y in (0, 1)} == {"C07"}
+    assert {item(g, x, y)[4] for x in (0, 1) for y in (0, 1)} == {"C07"}
     assert g.hand == "C03" and g.cards_left() == 1
     assert g.options()["deck"] == "C07,C03,C12"
     assert "deck" not in g.public_options() and "seed" not in g.public_options()

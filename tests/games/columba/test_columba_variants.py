@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from test_columba_rules import drawn, refused, top
 
 from rulebox.core.errors import OptionError
 from rulebox.games.columba.cards import POND_ID, key
 from rulebox.games.columba.rules import ROLES, Columba
+from tests.games.columba.test_columba_rules import drawn, item, refused
 
 KIDS = {"variant": "kids"}
 POND = {"pond": "1"}
@@ -24,7 +24,7 @@ def test_CB_13_kids_setup_has_no_objectives() -> None:
 def test_CB_13_kids_card_covers_any_fields_outside_opponents_estates() -> None:
     g = drawn(["W W", "W W"], options=KIDS)
     g.apply("place 0,0 r0")  # covers four white pigeons: no objective needed, nothing captured
-    assert top(g, 0, 0)[4] == "C01"
+    assert item(g, 0, 0)[4] == "C01"
     assert g.reserve(0) == [0, 0, 0, 0] and g.supply() == [15, 15, 15, 15]
     assert g.phase == "actions"
 
@@ -56,7 +56,7 @@ def test_CB_13_kids_scoring_has_no_penalty() -> None:
 def test_CB_14_pond_is_shuffled_into_the_deck() -> None:
     g = Columba.new({"pond": "1", "seed": "3"})
     cards = set(g.position_json()["deck"]) | {g.hand} | {
-        top(g, x, y)[4] for x in (0, 1) for y in (0, 1)}
+        item(g, x, y)[4] for x in (0, 1) for y in (0, 1)}
     assert POND_ID in cards and g.cards_left() == 29
     assert POND_ID not in Columba.new({"seed": "3"}).position_json()["deck"]
 
@@ -68,7 +68,7 @@ def test_CB_14_pond_is_laid_by_the_standard_card_rules() -> None:
     assert any(any(m.sq + o in g.squares() for o in (0, 1024, 1, 1025))
                for m in g.legal_moves())
     g.apply("place 2,0 r0")
-    assert top(g, 2, 0)[4] == POND_ID
+    assert item(g, 2, 0)[4] == POND_ID
 
 
 def test_CB_14_nothing_covers_the_pond() -> None:

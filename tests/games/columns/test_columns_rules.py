@@ -9,6 +9,7 @@ import pytest
 from rulebox.core import Game, IllegalMoveError, InvalidMoveError, StateError
 from rulebox.games.columns import Columns
 from rulebox.games.columns.moves import Kind
+from tests.outcomes import ended
 
 
 def position(to_move: int = 0, **pins: list[str]) -> Columns:
@@ -257,7 +258,7 @@ def test_COL_9_tie_on_level_5_is_broken_on_level_4() -> None:
 
 def test_COL_9_tie_down_to_level_1_and_full_tie_is_a_draw() -> None:
     g = _finished(a1=["0R"], b1=["1R"], c1=["0R"])
-    assert g.outcome().winners == (0,)
+    assert ended(g).winners == (0,)
     g2 = _finished(a1=["0R"], b1=["1R"])
     out = g2.outcome()
     assert out is not None and out.winners == () and g2.returns() == [0.0, 0.0]

@@ -57,7 +57,7 @@ def ref_load(position: dict) -> dict:
     def field(name: str) -> tuple[int, int]:
         return "ABCD".index(name[0]), int(name[1])
 
-    board = {f: [] for f in FIELDS}
+    board: dict[tuple[int, int], list[tuple[bool, int]]] = {f: [] for f in FIELDS}
     for name, pieces in position["fields"].items():
         board[field(name)] = [(p[0] == "r", int(p[1])) for p in pieces]
     former = {field(n): who for n, who in position.get("formed_by", {}).items()}

@@ -20,6 +20,7 @@ from rulebox.core.registry import game_entry
 from rulebox.games.countred.match import rematch_options
 from rulebox.games.countred.moves import CLAIM, MOVES
 from rulebox.games.countred.rules import CountRed, position_text
+from tests.outcomes import ended
 
 FIELD = {c + r: (int(r) - 1) * 4 + "ABCD".index(c) for c in "ABCD" for r in "1234"}
 
@@ -233,7 +234,7 @@ def test_CR_4_a_single_piece_on_a_locked_field_cannot_be_lifted() -> None:
 def test_CR_5_only_the_former_may_lift_the_top_of_a_stack() -> None:
     err = refused(drawn(PA, to_move=1), "C2-B1")
     assert err.rule == "CR-5"
-    assert "only the player who formed the stack on C2 (player 0)" in err.reason
+    assert "only the player who formed the stack on C2 (first)" in err.reason
     assert "C2-B1" in legal(drawn(PA, to_move=0))
 
 
@@ -536,7 +537,7 @@ def test_CR_13_fifty_moves_without_a_new_three_draw() -> None:
 def test_CR_13_a_four_on_the_fiftieth_move_still_wins() -> None:
     game = drawn(FOUR, fifty=49)
     game.apply("B1-C1")
-    assert game.outcome() is not None and game.outcome().winners == (0,)
+    assert ended(game).winners == (0,)
 
 
 def test_CR_13_a_new_three_starts_the_count_again_and_bonus_moves_count() -> None:

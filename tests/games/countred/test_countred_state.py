@@ -102,7 +102,7 @@ def corrupt(**changes: Any) -> dict[str, Any]:
     return position
 
 
-def with_fields(**fields: list[str]) -> dict[str, Any]:
+def with_fields(**fields: list[Any]) -> dict[str, Any]:
     return corrupt(fields={**GOOD["fields"], **fields})
 
 

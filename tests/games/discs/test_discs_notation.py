@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from discs_helpers import drawn, start
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.core.registry import game_entry
 from rulebox.games.discs.moves import ARRANGEMENTS, DiscsMove, parse_discs_move
+from tests.games.discs.discs_helpers import drawn, start
 
 
 @pytest.mark.parametrize(("text", "canonical"), [

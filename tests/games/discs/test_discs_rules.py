@@ -9,11 +9,11 @@ Colours of the fixed set-up (arrange RGBGBRBRG):   a3 B   b3 R   c3 G
 from __future__ import annotations
 
 import pytest
-from discs_helpers import START, drawn, moves_text, read_board, start
 
 from rulebox.core.errors import GameOverError, IllegalMoveError
 from rulebox.core.game import TERMINAL
 from rulebox.games.discs.rules import Discs, Phase
+from tests.games.discs.discs_helpers import START, drawn, moves_text, read_board, start
 
 
 def illegal(game: Discs, text: str) -> IllegalMoveError:
@@ -23,6 +23,12 @@ def illegal(game: Discs, text: str) -> IllegalMoveError:
         game.apply(text)
     assert game.to_json() == before
     return info.value
+
+
+def phase(game: Discs) -> Phase:
+    """The game's phase, read afresh (a checker would keep the phase an earlier test of the
+    same attribute narrowed it to, as if no move had changed it)."""
+    return game.phase
 
 
 def play(game: Discs, *texts: str) -> None:
@@ -41,7 +47,7 @@ def test_DSC_1_player_0_arranges_three_discs_of_each_colour() -> None:
     game.apply("arrange rgb gbr brg")
     assert [game.disc_colour(d) for d in range(9)] == list("RGBGBRBRG"[i] for i in
                                                           (0, 3, 6, 1, 4, 7, 2, 5, 8))
-    assert game.current_player() == 1 and game.phase is Phase.CHOOSE
+    assert game.current_player() == 1 and phase(game) is Phase.CHOOSE
 
 
 @pytest.mark.parametrize(("choice", "p1", "p0"), [
@@ -185,7 +191,7 @@ def test_DSC_2_one_main_action_then_blocking_actions_then_end() -> None:
     assert illegal(game, "c1+").rule == "DSC-2"
     assert illegal(game, "pass").rule == "DSC-2"
     game.apply("end")
-    assert game.current_player() == 1 and game.phase is Phase.MAIN
+    assert game.current_player() == 1 and phase(game) is Phase.MAIN
 
 
 # --- DSC-3 rotation lock ----------------------------------------------------------------------

@@ -7,10 +7,10 @@ import random
 from typing import Any
 
 import pytest
-from discs_helpers import START, drawn, start
 
 from rulebox.core.errors import NothingToUndoError, StateError
 from rulebox.games.discs.rules import Discs
+from tests.games.discs.discs_helpers import START, drawn, start
 
 
 def _played(seed: int, plies: int) -> Discs:

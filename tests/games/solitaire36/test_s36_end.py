@@ -16,6 +16,7 @@ import pytest
 from rulebox.core.errors import GameOverError
 from rulebox.core.game import TERMINAL
 from rulebox.games.solitaire36.rules import Solitaire36
+from tests.outcomes import ended
 
 DEALS: list[dict[str, Any]] = json.loads(
     Path(__file__).with_name("winning_deals.json").read_text(encoding="utf-8")
@@ -104,7 +105,7 @@ def test_S36_6_literal_end_can_never_be_won_with_the_standard_deck() -> None:
             assert game.pile_size() == 0
             assert len(game.history) <= 34
             assert game.cubes_left() >= 2
-            assert game.outcome().winners == ()
+            assert ended(game).winners == ()
     # and the deals that can be won by default, played perfectly, still stop at 2 or more cubes
     for deal in DEFAULT_DEALS:
         lost = Solitaire36.new({"deck": deal["deck"], "end": "literal"})
@@ -112,12 +113,12 @@ def test_S36_6_literal_end_can_never_be_won_with_the_standard_deck() -> None:
             if lost.is_terminal():
                 break
             lost.apply(text)
-        assert lost.outcome().winners == ()
+        assert ended(lost).winners == ()
 
 
 @pytest.mark.parametrize("deal", GREEN_LITERAL_DEALS, ids=lambda d: f"seed{d['seed']}")
 def test_S36_6_literal_end_can_be_won_with_a_green_set(deal: dict[str, Any]) -> None:
     """The claim of S36-6 is about the standard deck: with green=1 the pile holds 40 cards."""
     game = replay(deal)
-    assert game.outcome() is not None and game.outcome().winners == (0,)
+    assert ended(game).winners == (0,)
     assert len(deal["moves"]) <= 40

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import random
 
-from s36_helpers import STANDARD_DECK
-
 from rulebox.games.solitaire36.rules import Solitaire36
+from tests.games.solitaire36.s36_helpers import STANDARD_DECK
 
 
 def game_with(deck: list[str], **options: str) -> Solitaire36:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from s36_helpers import deal, drawn
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.core.registry import game_entry
 from rulebox.games.solitaire36.moves import parse_s36_move
 from rulebox.games.solitaire36.render import explain, render
+from tests.games.solitaire36.s36_helpers import deal, drawn
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,20 @@ import json
 import random
 
 import pytest
-from s36_helpers import STANDARD_DECK
 
 from rulebox.core.errors import StateError
 from rulebox.core.load import diagram_line, load_any
 from rulebox.games.solitaire36.rules import Solitaire36
+from tests.games.solitaire36.s36_helpers import STANDARD_DECK
 
 STANDARD_ROWS = ["RRRRRR", "YYYYYY", "GGGGGG", "BBBBBB", "KKKKKK", "WWWWWW"]
+
+
+def loaded(line: str) -> Solitaire36:
+    """The 36 to 1 game a state or a diagram line holds."""
+    game = load_any(line)
+    assert isinstance(game, Solitaire36)
+    return game
 
 
 def _lines(rows: list[str], faceup: list[str], pile: list[str], discard: list[str],
@@ -50,7 +57,7 @@ def test_a_discard_that_could_still_remove_a_cube_needs_a_cube_gone() -> None:
     # R2 matches a1 by colour: loads (and through both forms)
     rest = [c for c in STANDARD_DECK if c not in ("R2", "B6", "K6")]
     for line in _lines(rows, ["B6", "K6"], rest, ["R2"]):
-        assert load_any(line).cubes_left() == 35
+        assert loaded(line).cubes_left() == 35
 
 
 def test_more_cubes_gone_than_matching_cards_is_refused() -> None:
@@ -61,7 +68,7 @@ def test_more_cubes_gone_than_matching_cards_is_refused() -> None:
     _refused(_lines(rows, ["B6", "K6"], rest, ["R2", "R3"]), r"S36-1")
     rest = [c for c in STANDARD_DECK if c not in ("R2", "W3", "B6", "K6")]
     for line in _lines(rows, ["B6", "K6"], rest, ["R2", "W3"]):
-        assert load_any(line).cubes_left() == 34
+        assert loaded(line).cubes_left() == 34
 
 
 def test_random_grid_counts_the_colours_gone() -> None:
@@ -72,7 +79,7 @@ def test_random_grid_counts_the_colours_gone() -> None:
     _refused(_lines(rows, ["B6", "K6"], rest, ["Y2"], grid="random"), r"S36-1")
     rest = [c for c in STANDARD_DECK if c not in ("Y1", "B6", "K6")]
     for line in _lines(rows, ["B6", "K6"], rest, ["Y1"], grid="random"):
-        assert load_any(line).cubes_left() == 35  # Y1: column a
+        assert loaded(line).cubes_left() == 35  # Y1: column a
 
 
 def test_end_literal_always_shows_two_cards() -> None:
@@ -90,7 +97,7 @@ def test_a_won_position_loads() -> None:
     order = Solitaire36.new({"seed": "1"}).position_json()
     cards = order["faceup"] + order["pile"]
     for line in _lines(rows, cards[35:], [], cards[:35]):
-        game = load_any(line)
+        game = loaded(line)
         assert game.cubes_left() == 1 and game.outcome() is not None
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from s36_helpers import STANDARD_DECK, deal, drawn, moves_text
 
 from rulebox.core.errors import IllegalMoveError, InvalidMoveError, OptionError
 from rulebox.core.game import TERMINAL
 from rulebox.games.solitaire36.rules import Solitaire36
+from tests.games.solitaire36.s36_helpers import STANDARD_DECK, deal, drawn, moves_text
+from tests.outcomes import ended
 
 
 def illegal(game: Solitaire36, text: str) -> IllegalMoveError:
@@ -164,7 +165,7 @@ def test_S36_5_one_cube_left_wins_at_once_even_while_the_pile_lasts() -> None:
     game.apply("Y2:b1")
     assert game.pile_size() == 2
     assert game.current_player() == TERMINAL and game.legal_moves() == []
-    assert game.outcome().winners == (0,)
+    assert ended(game).winners == (0,)
 
 
 def test_S36_5_stuck_with_empty_pile_loses() -> None:
@@ -187,7 +188,7 @@ def test_S36_5_not_lost_while_a_discard_can_bring_a_new_card() -> None:
     assert game.current_player() == 0 and moves_text(game) == ["R1:x", "R2:x"]
     game.apply("R1:x")
     assert game.current_player() == TERMINAL
-    assert game.outcome() is not None and game.outcome().scores == (5,)
+    assert ended(game).scores == (5,)
 
 
 # --- S36-7 green sets --------------------------------------------------------------------------
@@ -267,10 +268,10 @@ def test_S36_8_card_colour_means_that_colour_anywhere() -> None:
 def test_S36_9_result_reports_win_or_loss_with_cubes_left() -> None:
     won = drawn(". . . . . .\n" * 5 + "R Y . . . .", ["Y2", "K6"], [])
     won.apply("Y2:b1")
-    assert won.outcome().result_line() == "over winner=0 score=1"
+    assert ended(won).result_line() == "over winner=0 score=1"
     lost = drawn(ISOLATED, ["W5", "K6"], [])
-    assert lost.outcome().result_line() == "over winner=none score=6"
-    assert "6 cubes left" in lost.outcome().reason
+    assert ended(lost).result_line() == "over winner=none score=6"
+    assert "6 cubes left" in ended(lost).reason
     assert lost.returns() == [pytest.approx(-5 / 35)]
     assert Solitaire36.new({"seed": "1"}).outcome() is None
 

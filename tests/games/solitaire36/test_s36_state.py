@@ -9,10 +9,10 @@ import random
 from typing import Any
 
 import pytest
-from s36_helpers import drawn
 
 from rulebox.core.errors import NothingToUndoError, StateError
 from rulebox.games.solitaire36.rules import Solitaire36
+from tests.games.solitaire36.s36_helpers import drawn
 
 OPTION_SETS = [
     {},

@@ -5,8 +5,9 @@ from rulebox.core.registry import GameEntry, register_game
 from rulebox.games.columba.pieces import SEATS
 from rulebox.games.columba.render import explain, render
 from rulebox.games.columba.rules import Columba
+from rulebox.i18n import N_
 
-NOTATION = """\
+NOTATION = N_("""\
 Squares are x,y (the first territory card's top-left field is 0,0; x east, y south).
 Pigeon colours: W white, G grey, B brown, K black. One action per move:
   place 2,0 r90     lay the card in hand on 2..3, 0..1, turned 90 degrees clockwise
@@ -20,7 +21,7 @@ Pigeon colours: W white, G grey, B brown, K black. One action per move:
 Officia (officia=1), powers named after the roles:
   architect 0,0 2,1 / architect 0,0 large    farmerswife W    marshal K 1,2 (before the card)
   peasant 0,0    thief 1 B    (the falconer pays 1 tile: buy W, raise K; 2nd buy XY an adult)
-Options: players=2|3|4, deck=C07,C03,..., variant=kids, pond=1, officia=1, roles=thief,..."""
+Options: players=2|3|4, deck=C07,C03,..., variant=kids, pond=1, officia=1, roles=thief,...""")
 
 register_game(
     GameEntry(

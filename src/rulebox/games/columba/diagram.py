@@ -28,7 +28,10 @@ whitespace between the fields, so a test or a document may wrap it)::
 7. marks on squares, in grid order, ``;``-separated: ``x,y=S0`` / ``x,y=L1`` a small / large
    dovecote of player 0 / 1 (``x,y=S0+ww``: with the peasant's tiles under it, in the order
    slid, CB-15), ``x,y=wild`` a tile a falcon cut off from every estate (CB-3 c), ``x,y=^w`` a
-   falcon over a white tile;
+   falcon over a white tile; ``bare`` a tile (or a falcon over a tile) on a square no card was
+   ever laid on, alone (``x,y=bare``) or after the mark (``x,y=wild+bare``, ``x,y=^w+bare``):
+   a pigeon on the bare table, not a card's field (CB-2, CB-6); unmarked, a tile or falcon
+   lies on a card;
 8. ``t`` and the turn number (the first turn is 0);
 9. the player to move and the phase: ``p`` place, ``g`` goal, ``a`` actions, ``o`` over;
 10. the card in hand (phase place), else ``-``;
@@ -92,6 +95,7 @@ def write(pos: dict[str, Any], n: int, kids: bool, pond: bool) -> str:
     marks: list[str] = []
     cotes: dict[str, list[Any]] = pos["cotes"]
     under: dict[str, list[str]] = pos["under"]
+    bare = set(pos.get("bare", []))
     for y in range(y0, y1 + 1):
         row, owners = [], []
         for x in range(x0, x1 + 1):
@@ -102,6 +106,7 @@ def write(pos: dict[str, Any], n: int, kids: bool, pond: bool) -> str:
                 owners.append(".")
                 continue
             kind = item[0]
+            mark = ""
             if kind == "field":
                 row.append(item[1])
                 owners.append(letter[(item[3], item[2])])
@@ -109,14 +114,16 @@ def write(pos: dict[str, Any], n: int, kids: bool, pond: bool) -> str:
                 row.append(item[1].lower())
                 owners.append(str(item[2]))
                 turns.append(str(item[3]))
-                if len(item) == 5:
-                    marks.append(f"{sq}=wild")
+                mark = "wild" if len(item) == 5 else ""
             else:
                 row.append("F")
                 owners.append(str(item[1]))
                 turns.append(str(item[2]))
-                if item[3] is not None:
-                    marks.append(f"{sq}=^{item[3].lower()}")
+                mark = "" if item[3] is None else f"^{item[3].lower()}"
+            if sq in bare:
+                mark = f"{mark}+bare" if mark else "bare"
+            if mark:
+                marks.append(f"{sq}={mark}")
             if sq in cotes:
                 owner, size = cotes[sq]
                 mark = f"{sq}={'L' if size == 'large' else 'S'}{owner}"
@@ -277,6 +284,7 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
     # the marks
     cotes: dict[str, list[Any]] = {}
     under: dict[str, list[str]] = {}
+    bare: list[str] = []
     marked: list[str] = []
     if marks_text != "-":
         for mark in marks_text.split(";"):
@@ -285,6 +293,14 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
             item = squares.get(sq)
             if item is None:
                 raise _bad(f"mark {mark[:20]!r}: {sq} is empty")
+            if what == "bare" or what.endswith("+bare"):
+                if item[0] == "field":
+                    raise _bad(f"mark {mark[:20]!r}: a card's field is never bare")
+                bare.append(sq)
+                what = what[:-len("+bare")] if what != "bare" else ""
+                if not what:
+                    marked.append(sq)
+                    continue
             m = re.match(r"^([SL])([0-3])(?:\+([wgbk]+))?$", what)
             if m and item[0] != "falcon":
                 cotes[sq] = [int(m.group(2)), "large" if m.group(1) == "L" else "small"]
@@ -297,7 +313,8 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
                 item[3] = what[1].upper()
             else:
                 raise _bad(f"mark {mark[:20]!r}: not a dovecote on a pigeon (S0, L1), a wild "
-                           "tile (wild) or the tile under a falcon (^w)")
+                           "tile (wild), the tile under a falcon (^w), or bare (a tile on the "
+                           "bare table, alone or after a mark: wild+bare)")
             marked.append(sq)
     if len(set(marked)) != len(marked):
         raise _bad("a square is marked twice")
@@ -376,7 +393,7 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
     falcons = FALCONS - sum(len(pl["chicks"]) + pl["adults"] for pl in players)
     falcons -= sum(1 for item in squares.values() if item[0] == "falcon")
     deck = [] if deck_text == "-" else deck_text.split(",")
-    position = {
+    position: dict[str, Any] = {
         "to_move": int(phase_text[0]),
         "phase": _PHASE_OF[phase_text[1]],
         "turn": int(turn_text[1:]),
@@ -391,6 +408,8 @@ def read(text: str) -> tuple[dict[str, Any], dict[str, str]]:
         "roles": roles,
         "under": under,
     }
+    if bare:  # in the order of the state's squares: x, then y
+        position["bare"] = sorted(bare, key=_xy)
     implied = {"players": str(n), "variant": "kids" if kids else "standard",
                "pond": "1" if pond else "0", "officia": "1" if roles else "0"}
     if roles:

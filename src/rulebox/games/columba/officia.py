@@ -17,7 +17,7 @@ from rulebox.games.columba.cards import CARDS, COLOUR_NAMES, sq_text
 from rulebox.games.columba.moves import ColumbaMove, shared_move
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE
 from rulebox.games.columba.territory import Cotes, find_regions
-from rulebox.i18n import N_, _
+from rulebox.i18n import N_, Noun, _, noun_noop, pgettext
 
 if TYPE_CHECKING:
     from rulebox.games.columba.rules import Columba
@@ -26,6 +26,32 @@ ROLES = ("architect", "farmerswife", "marshal", "peasant", "thief", "falconer")
 """The 6 Officia roles (CB-15); each but the falconer's is a verb."""
 VERBS = ROLES[:-1]
 """The roles whose power is a move of its own."""
+
+ROLE_WORDS: dict[str, str] = {
+    "architect": noun_noop("noun: role", "the architect"),
+    "farmerswife": noun_noop("noun: role", "the farmer's wife"),
+    "marshal": noun_noop("noun: role", "the marshal"),
+    "peasant": noun_noop("noun: role", "the peasant"),
+    "thief": noun_noop("noun: role", "the thief"),
+    "falconer": noun_noop("noun: role", "the falconer"),
+}
+"""Each role as a noun phrase (the rulebooks' office names: Architekt, Bäuerin, ...;
+архитектор, жена фермера, ...), declined by its sentence (``{role:gen}``)."""
+
+
+def role_words(role: str) -> Noun:
+    """The role ``role`` (``farmerswife``) as a noun phrase to put into a sentence."""
+    return Noun("noun: role", ROLE_WORDS[role])
+
+
+def role_title(role: str) -> str:
+    """The role's name alone, as a label (``[Bäuerin]``, ``жена фермера: ...``); the command
+    word (``farmerswife``) stays as it is typed."""
+    return {"architect": pgettext("role", "architect"),
+            "farmerswife": pgettext("role", "farmer's wife"),
+            "marshal": pgettext("role", "marshal"), "peasant": pgettext("role", "peasant"),
+            "thief": pgettext("role", "thief"),
+            "falconer": pgettext("role", "falconer")}.get(role, role)
 
 
 def _parse_roles(text: str) -> tuple[str, ...]:
@@ -90,10 +116,10 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
     if not g._roles:
         return _("this game has no Officia roles (officia=0)"), "CB-15"
     if g._roles[p] != v:
-        return _("that is the {v}'s power; you are the {role}").format(
-            v=v, role=g._roles[p]), "CB-15"
+        return _("that is the power of {v:gen}; you are {role:nom}").format(
+            v=role_words(v), role=role_words(g._roles[p])), "CB-15"
     if g._power:
-        return _("the {v}'s power is used once per turn").format(v=v), "CB-15"
+        return _("the power of {v:gen} is used once per turn").format(v=role_words(v)), "CB-15"
     if g._phase == GOAL_PHASE:
         return _("your objective is complete: say goal or nogoal first"), "CB-4"
     c = _(COLOUR_NAMES[move.arg])
@@ -113,7 +139,7 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
             return _("the card in hand cannot be laid over {where}").format(where=where), "CB-15"
         return None
     if g._phase != ACTIONS:
-        return _("the {v}'s power comes after the card").format(v=v), "CB-15"
+        return _("the power of {v:gen} comes after the card").format(v=role_words(v)), "CB-15"
     if v in ("farmerswife", "thief"):
         obj = g._obj[p]
         if v == "thief":
@@ -154,7 +180,8 @@ def power_problem(g: Columba, move: ColumbaMove, p: int) -> tuple[str, str] | No
         return _("the dovecote is on {there} already").format(there=there), "CB-15"
     if not g._cote_spot(dest):
         return (_("a dovecote may not stand on {there} (empty, a falcon, a dovecote, "
-                  "or a card laid this turn)").format(there=there), "CB-6")
+                  "a tile on the bare table, or a card laid this turn)").format(
+                    there=there), "CB-6")
     label, _regs, owner = g._regions()
     if owner[label[dest]] != -1 and label[dest] != label[move.sq]:
         return _("{there} is in an estate already").format(there=there), "CB-9"

@@ -7,7 +7,9 @@ Every square is three characters, so the grid reads without colour too:
 * second, the owner (seat number) of the estate the square belongs to, ``.`` if none (for a
   falcon: who laid it);
 * third, ``S`` / ``L`` a small / large dovecote, ``p`` the Pond, ``*`` laid this turn, ``!`` a
-  tile a falcon cut off from every estate (wild again, CB-3 c).
+  tile a falcon cut off from every estate (wild again, CB-3 c), ``_`` a tile on the bare table
+  (no card under it: no card docks with it and no dovecote stands on it, CB-2, CB-6; the key
+  explains ``_`` only when the territory has one).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from rulebox.games.columba.cards import (
     xy,
 )
 from rulebox.games.columba.moves import ColumbaMove
+from rulebox.games.columba.officia import role_title, role_words
 from rulebox.games.columba.pieces import ACTIONS, GOAL_PHASE, PLACE
 from rulebox.games.columba.rules import Columba
 from rulebox.games.columba.territory import FALCON, FIELD
@@ -52,6 +55,8 @@ def _cell(game: Columba, k: int, owner_of: dict[int, int]) -> tuple[str, str]:
         mark = "*"
     elif k in game.freed():
         mark = "!"
+    elif k in game.bare():
+        mark = "_"
     return f"{letter}{o if o >= 0 else '.'}{mark}", BG[colour]
 
 
@@ -102,6 +107,10 @@ def render_parts(game: Columba, player: int | None = None) -> tuple[Text, Text, 
     key = Text(_("  W/G/B/K wild pigeon, w/g/b/k domesticated tile, F falcon; then estate owner; "
                  "S/L dovecote, p Pond, * laid this turn, ! a tile a falcon cut off (wild "
                  "again)") + "\n", style="dim")
+    if game.bare():
+        key.append(_("  _ a tile on the bare table: not a card, so a card that covers "
+                     "nothing may not dock with it (CB-2) and no dovecote stands on it "
+                     "(CB-6)") + "\n", style="dim")
     facts = Text()
     facts.append("\n" + _("Estates:") + "\n" if values else "\n" + _("No estates yet.") + "\n")
     for line in values:
@@ -125,14 +134,14 @@ def render_parts(game: Columba, player: int | None = None) -> tuple[Text, Text, 
                 if mate is not None else "")
         facts.append(f" {game.seat_name(p):>6} ", style=PLAYER_STYLE[p])
         role = game.role(p)
-        office = f" [{role}]" if role else ""
+        office = f" [{role_title(role)}]" if role else ""
         facts.append((f"{team}{office}: " if team or office else " ") + _(
             "{goal}; reserve {reserve}; dovecotes left {small} small {large} large; falcons "
             "{chicks} chick {adults} adult; score {score}").format(
             goal=goal, reserve=res, small=small_left, large=large_left, chicks=chicks,
             adults=adults, score=scores[p]) + "\n")
         if role:
-            facts.append(f"         {role}: {_(POWERS[role])}\n", style="dim")
+            facts.append(f"         {role_title(role)}: {_(POWERS[role])}\n", style="dim")
     rules = []
     if game.opts.get("variant") == "kids":
         rules.append(_("children's game (CB-13): cards and dovecotes only"))
@@ -244,13 +253,14 @@ def explain(game: Columba, arg: str) -> str:
         if game.role(0) is None:
             return _("This game has no Officia roles (officia=0).")
         power, _marshal, _second = game.turn_powers()
-        lines = [f"{game.seat_name(p)}: {game.role(p)} - {_(POWERS[game.role(p) or ''])}"
-                 for p in range(game.num_players)]
+        lines = [f"{game.seat_name(p)}: {role_title(game.role(p) or '')} - "
+                 f"{_(POWERS[game.role(p) or ''])}" for p in range(game.num_players)]
         p = game.current_player()
-        if p >= 0 and game.role(p) != "falconer":
-            lines.append(_("The {role}'s power has {what} this turn.").format(
-                             role=game.role(p),
-                             what=_("been used") if power else _("not been used")))
+        role = game.role(p) if p >= 0 else None
+        if role is not None and role != "falconer":
+            lines.append((_("The power of {role:gen} has been used this turn.") if power else
+                          _("The power of {role:gen} has not been used this turn.")).format(
+                             role=role_words(role)))
         return "\n".join(lines)
     if word in ("estates", "estate", "score", "scores"):
         rows = [f"{game.seat_name(o)}: "
@@ -286,6 +296,12 @@ def explain(game: Columba, arg: str) -> str:
     if kind == FIELD:
         return _("{square}: a wild {colour} pigeon of card {card}, {est}.").format(
                    square=sq_text(k), colour=COLOURS[colour], card=card, est=est)
+    if k in game.bare():
+        return (_("{square}: a domesticated {colour} tile laid by {seat} on turn {turn} on "
+                  "the bare table (no card under it: no card docks with it, CB-2, and no "
+                  "dovecote stands on it, CB-6), {est}.").format(
+                    square=sq_text(k), colour=COLOURS[colour], seat=game.seat_name(who),
+                    turn=turn + 1, est=est))
     return (_("{square}: a domesticated {colour} tile laid by {seat} on turn {turn}, "
               "{est}.").format(
                 square=sq_text(k), colour=COLOURS[colour], seat=game.seat_name(who),

@@ -20,7 +20,10 @@ scoring, copies and serialisation. By concern, the rest lives beside it:
       2 0,0 WK/WW aa/aa a=C17@-1 - - t0 0p C18 - S1:WGKB/-/-/0 S2:WGBK/-/-/0 C03,C01,...
 
 ``_freed`` holds the tiles that a falcon cut off from every estate (wild again, CB-3 c) and that
-no estate has taken back since.
+no estate has taken back since. ``_bare`` holds the squares no card was ever laid on that hold a
+tile (or a falcon over such a tile): a tile laid on the bare table is a pigeon, not a card's
+field, so a card that covers nothing may not dock with it (CB-2) and no dovecote stands on it
+(CB-6); every other square of the territory is a card's, whatever lies on it now.
 """
 
 from __future__ import annotations
@@ -191,6 +194,7 @@ class Columba(Game):
         self._marshal: int | None = None  # the square the marshal's card must cover
         self._second: str | None = None  # the falconer's second falcon, lost unless placed
         self._freed: frozenset[int] = frozenset()  # tiles a falcon cut off (CB-3 c)
+        self._bare: frozenset[int] = frozenset()  # tiles on squares no card was laid on
         self._undo: list[Snapshot] = []  # one record per move (turn.Snapshot)
         self._dirty()
 
@@ -293,6 +297,15 @@ class Columba(Game):
     def freed(self) -> frozenset[int]:
         """Tiles a falcon has cut off from every estate: wild again, capturable (CB-3 c)."""
         return self._freed
+
+    def bare(self) -> frozenset[int]:
+        """Squares no card was ever laid on, holding a tile laid on the bare table (or a falcon
+        over one): pigeons, not a card's fields (CB-2, CB-6)."""
+        return self._bare
+
+    def is_card_square(self, k: int) -> bool:
+        """Whether a card was laid on square ``k``, whatever lies on it now (CB-2)."""
+        return k in self._sq and k not in self._bare
 
     def estates(self) -> list[tuple[int, int, bool, list[int]]]:
         """Every estate: (owner, dovecote square, large, squares)."""
@@ -438,8 +451,13 @@ class Columba(Game):
             covered.remove(m)
             return self._capture_problem(covered, p) if covered else None
         if not covered:
-            if any(k0 + e in sq for e in EDGE_NEIGHBOURS):
+            touched = [k0 + e for e in EDGE_NEIGHBOURS if k0 + e in sq]
+            if any(k not in self._bare for k in touched):
                 return None
+            if touched:
+                return (_("a card that covers nothing must touch another card along a side; "
+                          "the tile on {square} lies on the bare table and is not a card").format(
+                            square=sq_text(min(touched))), "CB-2")
             return (_("the card must cover fields or touch the territory along an edge "
                       "of a field"),
                     "CB-2")
@@ -461,10 +479,12 @@ class Columba(Game):
         return [t for t in tiles if owner[label[t]] == -1]
 
     def _cote_spot(self, k: int) -> bool:
-        """Whether a dovecote may stand on ``k`` as far as the square goes (CB-6)."""
+        """Whether a dovecote may stand on ``k`` as far as the square goes (CB-6): a pigeon on
+        a card's field (a tile on the bare table is not one), no dovecote there yet, not a
+        field of a card laid this turn."""
         s = self._sq.get(k)
         return (s is not None and s[0] != FALCON and k not in self._cotes
-                and not (s[0] == FIELD and s[2] == self._turn))
+                and k not in self._bare and not (s[0] == FIELD and s[2] == self._turn))
 
     def _can_still_cote(self, p: int) -> bool:
         return not self._cote_done and (self._cotes_left[p][0] + self._cotes_left[p][1]) > 0
@@ -514,6 +534,11 @@ class Columba(Game):
         if code == 1:
             return _("a {colour} tile on {where} would join two estates").format(
                        colour=_(COLOUR_NAMES[c]), where=where), "CB-9"
+        if code == 2 and s is None and self._can_still_cote(p):
+            return (_("a tile on {where} would lie on the bare table in no estate: it "
+                      "must belong to one by the end of the turn, and a dovecote may not "
+                      "stand on it (a tile there is a pigeon, not a card's field)").format(
+                        where=where), "CB-7")
         if code == 2:
             return (_("a tile on {where} would not belong to an estate by the end of "
                       "the turn (every tile laid this turn must, and you could not "
@@ -547,8 +572,13 @@ class Columba(Game):
         if not turn_tiles:
             if new_owner != -1:
                 return 0
-            # a lone tile outside the estates: only a dovecote still to come can save it
-            return 0 if self._can_still_cote(p) else 2
+            # a tile outside the estates: only a dovecote still to come can save it, on the
+            # tile if it covers a card's field, else on a card's field it joins (CB-6)
+            if not self._can_still_cote(p):
+                return 2
+            if s is not None:
+                return 0
+            return 0 if any(self._cote_spot(q) for r in joined for q in regs[r]) else 2
         tiles = [*turn_tiles, k]
         if s is not None and s[1] != c and any(label[t] == label[k] for t in turn_tiles):
             after = self._regions_after({k: (TILE, c, self._turn, p, None)})
@@ -566,7 +596,11 @@ class Columba(Game):
             return 2
         rid = loose_regions.pop()
         if rid == -2:
-            return 0  # the region the tile makes has no dovecote; one may stand on the tile
+            # the region the tile makes has no dovecote: one may stand on the tile if it covers
+            # a card's field, else on a card's field of a region it joins (CB-6)
+            if s is not None:
+                return 0
+            return 0 if any(self._cote_spot(q) for r in joined for q in regs[r]) else 2
         return 0 if any(self._cote_spot(q) for q in regs[rid]) else 2
 
     def _cote_problem(self, k: int, large: int, p: int) -> tuple[str, str] | None:
@@ -589,6 +623,10 @@ class Columba(Game):
             return (_("{where} is a field of a card laid this turn; a dovecote may not "
                       "go on it").format(where=where),
                     "CB-6")
+        if k in self._bare:
+            return (_("the tile on {where} lies on the bare table, not on a card: a dovecote "
+                      "stands on a card's field, and a tile there is a pigeon, not a "
+                      "field").format(where=where), "CB-6")
         reg = self._regions()
         label, _regs, owner = reg
         o = owner[label[k]]
@@ -691,7 +729,8 @@ class Columba(Game):
         marshal = self._marshal
         if marshal is None:
             covering = {q - o for q in sq for o in OFFSETS}
-            touching = {q - e for q in sq for e in EDGE_NEIGHBOURS} - covering
+            bare = self._bare  # a tile on the bare table is no card to dock with (CB-2)
+            touching = {q - e for q in sq if q not in bare for e in EDGE_NEIGHBOURS} - covering
         else:  # the marshal's card covers his square, uncaptured (CB-15)
             covering = {marshal - o for o in OFFSETS}
             touching = set()
@@ -1043,8 +1082,10 @@ class Columba(Game):
         ``["tile", colour, player, turn laid]`` (with a fifth item ``"wild"`` for a tile a falcon
         cut off from every estate, CB-3 c) or ``["falcon", player, turn laid, colour of the
         tile under it or null]``;
-        ``deck``: the cards still to draw, top first (server-side state)."""
-        return {
+        ``deck``: the cards still to draw, top first (server-side state); ``bare`` (only when
+        there are any): the squares no card was ever laid on, where a tile lies on the bare
+        table (or a falcon over such a tile), CB-2, CB-6."""
+        pos: dict[str, Any] = {
             "to_move": self._to_move,
             "phase": self._phase,
             "turn": self._turn,
@@ -1064,6 +1105,9 @@ class Columba(Game):
             "roles": list(self._roles),
             "under": {sq_text(k): [COLOURS[c] for c in v] for k, v in sorted(self._under.items())},
         }
+        if self._bare:
+            pos["bare"] = [sq_text(k) for k in sorted(self._bare)]
+        return pos
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Everything but the order of the deck: its size is public, its order is not."""
@@ -1118,6 +1162,7 @@ class Columba(Game):
             self._cote_done, self._falcon_done, tuple(self._turn_tiles),
             tuple((k, tuple(v)) for k, v in sorted(self._under.items())), self._power,
             self._marshal, self._second, tuple(self._roles), tuple(sorted(self._freed)),
+            tuple(sorted(self._bare)),
         )
 
     # --- in words (issue 17; the texts live in words.py) ---------------------------------------

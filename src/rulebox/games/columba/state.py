@@ -202,6 +202,24 @@ class _Loader:
         if not is_connected(g._sq):
             raise StateError(_("the territory must be one connected area") + " [CB-2]")
         g._freed = frozenset(freed)
+        self.bare()
+
+    def bare(self) -> None:
+        """``bare``: the squares no card was laid on; only a tile (or a falcon over a tile)
+        lies on the bare table (CB-2, CB-7)."""
+        g = self.g
+        raw = self.d.get("bare", [])
+        if not isinstance(raw, list):
+            raise StateError(_("bare must be a list of squares x,y"))
+        bare = set()
+        for text in raw:
+            k = _square_key(text)
+            s = g._sq.get(k)
+            if s is None or s[0] == FIELD or (s[0] == FALCON and s[4] is None):
+                raise StateError(_("bare {text}: only a tile, or a falcon over a tile, lies on "
+                                   "a square no card was laid on").format(text=text) + " [CB-2]")
+            bare.add(k)
+        g._bare = frozenset(bare)
 
     def cotes(self) -> None:
         g = self.g
@@ -219,6 +237,10 @@ class _Loader:
             s = g._sq.get(k)
             if s is None or s[0] == FALCON:
                 raise StateError(_("dovecote {text} must stand on a pigeon").format(
+                                     text=text) + " [CB-6]")
+            if k in g._bare:
+                raise StateError(_("dovecote {text} stands on a tile on the bare table; a "
+                                   "dovecote stands on a card's field").format(
                                      text=text) + " [CB-6]")
             g._cotes[k] = (p, item[1] == "large")
         g._dirty()
@@ -447,6 +469,7 @@ class _Loader:
         placement of the card (top-left and rotation) shows exactly these colours on these
         squares, all laid on one turn, its other squares covered since (CB-2, CB-3)."""
         sq = self.g._sq
+        bare = self.g._bare
         printed = "/".join(CARDS[card].rows)
         where = ", ".join(sq_text(k) for k, _c, _t in fs[:6])
         if len(fs) > 4:
@@ -472,7 +495,7 @@ class _Loader:
                                                                                  strict=True)):
                     continue
                 hidden = [k0 + o for o in OFFSETS if o not in at]
-                if all(k in sq and sq[k][2] >= turn for k in hidden):
+                if all(k in sq and sq[k][2] >= turn and k not in bare for k in hidden):
                     return
         if not fits_squares:
             raise StateError(_("the fields labelled {card} ({where}) do not lie within "
@@ -480,5 +503,6 @@ class _Loader:
         shown = ", ".join(f"{sq_text(k)} {COLOURS[c]}" for k, c, _t in fs)
         raise StateError(_("the fields labelled {card} ({shown}) are not card {card} "
                            "(printed {printed}) laid in any of its 4 rotations, with "
-                           "its other fields covered by things laid since turn {turn}").format(
+                           "its other fields covered by things laid since turn {turn} "
+                           "(not by tiles on the bare table)").format(
                              card=card, shown=shown, printed=printed, turn=turn) + " [CB-2]")

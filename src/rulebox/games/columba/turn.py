@@ -55,6 +55,7 @@ class Snapshot(NamedTuple):
     marshal: int | None
     second: str | None
     freed: frozenset[int]
+    bare: frozenset[int]
 
     @classmethod
     def take(cls, g: Columba) -> Snapshot:
@@ -68,6 +69,7 @@ class Snapshot(NamedTuple):
             cote_done=g._cote_done, falcon_done=g._falcon_done,
             turn_tiles=list(g._turn_tiles), under={k: list(v) for k, v in g._under.items()},
             power=g._power, marshal=g._marshal, second=g._second, freed=g._freed,
+            bare=g._bare,
         )
 
     def restore(self, g: Columba) -> None:
@@ -86,7 +88,7 @@ class Snapshot(NamedTuple):
         g._cote_done, g._falcon_done, g._turn_tiles = (self.cote_done, self.falcon_done,
                                                        self.turn_tiles)
         g._under, g._power, g._marshal = self.under, self.power, self.marshal
-        g._second, g._freed = self.second, self.freed
+        g._second, g._freed, g._bare = self.second, self.freed, self.bare
         g._dirty()
 
 
@@ -181,6 +183,8 @@ def play(g: Columba, move: ColumbaMove) -> None:
         g._cotes_left[p][move.arg] -= 1
         g._cote_done = True
     elif v == "tile":
+        if move.sq not in g._sq:  # on the bare table: a pigeon, not a card's field (CB-6)
+            g._bare = g._bare | {move.sq}
         g._sq[move.sq] = (TILE, move.arg, g._turn, p, None)
         g._reserve[p][move.arg] -= 1
         g._turn_tiles = [*g._turn_tiles, move.sq]
@@ -264,6 +268,8 @@ def _place(g: Columba, k0: int, rot: int, p: int) -> None:
                 slots[i] = True
                 break
     g._lay(k0, card, rot, g._turn)
+    if g._bare:  # the squares under the card are a card's from now on (CB-2)
+        g._bare = g._bare.difference(k0 + off for off in OFFSETS)
     g._hand = None
     if captured and all(slots):
         assert obj is not None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from rulebox.games.columba.cards import COLOURS, OFFSETS, POND_ID, sq_text
 from rulebox.games.columba.moves import ColumbaMove
 from rulebox.games.columba.pieces import GOAL_PHASE
-from rulebox.i18n import N_, _, ngettext
+from rulebox.i18n import N_, Noun, _, ngettext, noun_noop
 
 if TYPE_CHECKING:
     from rulebox.games.columba.rules import Columba
@@ -35,8 +35,20 @@ COLOUR_WORDS: tuple[str, ...] = (N_("white"), N_("grey"), N_("brown"), N_("black
 """The pigeon colours by number (``cards.COLOURS``), translated where shown."""
 
 
+TILE_WORDS: tuple[str, ...] = (
+    noun_noop("noun: tile", "a white tile"), noun_noop("noun: tile", "a grey tile"),
+    noun_noop("noun: tile", "a brown tile"), noun_noop("noun: tile", "a black tile"),
+)
+"""A domesticated tile of each pigeon colour, as a noun phrase (the colour agrees with the
+noun: ein weißes Haustauben-Plättchen, белый тайл), declined by its sentence."""
+
+
 def _colour(c: int) -> str:
     return _(COLOUR_WORDS[c])
+
+
+def _tile(c: int) -> Noun:
+    return Noun("noun: tile", TILE_WORDS[c])
 
 
 def _count(c: int, n: int) -> str:
@@ -100,8 +112,8 @@ def describe(game: Columba, move: ColumbaMove) -> str:
                                                                           square=where)
         return _("{seat} places a small dovecote on {square}").format(seat=seat, square=where)
     if v == "tile":
-        return _("{seat} places a {colour} tile on {square}").format(
-            seat=seat, colour=_colour(move.arg), square=where)
+        return _("{seat} places {tile:acc} on {square}").format(
+            seat=seat, tile=_tile(move.arg), square=where)
     if v in ("buy", "raise"):
         return _falcon_deal(game, move, seat)
     if v == "falcon":
@@ -117,20 +129,20 @@ def describe(game: Columba, move: ColumbaMove) -> str:
         return _("{seat} swaps the small dovecote on {square} for a large one").format(
             seat=seat, square=where)
     if v == "farmerswife":
-        text = _("{seat} moves a {colour} tile from the reserve onto the objective").format(
-            seat=seat, colour=_colour(move.arg))
+        text = _("{seat} moves {tile:acc} from the reserve onto the objective").format(
+            seat=seat, tile=_tile(move.arg))
         return _completes(game, move, text)
     if v == "thief":
-        text = _("{seat} steals a {colour} tile from {victim} onto the objective").format(
-            seat=seat, colour=_colour(move.arg), victim=game.seat_name(move.sq2))
+        text = _("{seat} steals {tile:acc} from {victim} onto the objective").format(
+            seat=seat, tile=_tile(move.arg), victim=game.seat_name(move.sq2))
         return _completes(game, move, text)
     if v == "marshal":
-        return _("{seat} pays a {colour} tile: the card will cover {square} without "
-                 "capturing").format(seat=seat, colour=_colour(move.arg), square=where)
+        return _("{seat} pays {tile:acc}: the card will cover {square} without "
+                 "capturing").format(seat=seat, tile=_tile(move.arg), square=where)
     if v == "peasant":
         colour = game.squares()[move.sq][1]
-        return _("{seat} slides a {colour} tile under the dovecote on {square}").format(
-            seat=seat, colour=_colour(colour), square=where)
+        return _("{seat} slides {tile:acc} under the dovecote on {square}").format(
+            seat=seat, tile=_tile(colour), square=where)
     return _("{seat} ends the turn").format(seat=seat)
 
 

@@ -12,7 +12,7 @@ from enum import IntEnum
 
 from rulebox.core.errors import InvalidMoveError
 from rulebox.games.columns.geometry import DIRECTED_PAIRS, NUM_PINS, PAIRS, PIN_INDEX, PIN_NAMES
-from rulebox.i18n import N_, _
+from rulebox.i18n import N_, Noun, _, noun_noop
 
 
 class Kind(IntEnum):
@@ -31,6 +31,32 @@ class Kind(IntEnum):
     def noun(self) -> str:
         return (N_("roundel"), N_("single blocker"), N_("double blocker"),
                 N_("triple blocker"))[self]
+
+    @property
+    def a(self) -> Noun:
+        """``a double blocker``: a noun phrase declined by its sentence (``{unit:nom}``)."""
+        return Noun("noun: unit", A_UNIT[self])
+
+    @property
+    def the(self) -> Noun:
+        """``the double blocker``: a noun phrase declined by its sentence."""
+        return Noun("noun: unit", THE_UNIT[self])
+
+    def none_left(self) -> str:
+        """``you have no double blockers left`` in the current language (COL-1)."""
+        return (_("you have no roundels left"), _("you have no single blockers left"),
+                _("you have no double blockers left"),
+                _("you have no triple blockers left"))[self]
+
+
+A_UNIT: tuple[str, ...] = (
+    noun_noop("noun: unit", "a roundel"), noun_noop("noun: unit", "a single blocker"),
+    noun_noop("noun: unit", "a double blocker"), noun_noop("noun: unit", "a triple blocker"))
+"""Each kind with the indefinite article (German: ein doppelter Blocker)."""
+THE_UNIT: tuple[str, ...] = (
+    noun_noop("noun: unit", "the roundel"), noun_noop("noun: unit", "the single blocker"),
+    noun_noop("noun: unit", "the double blocker"), noun_noop("noun: unit", "the triple blocker"))
+"""Each kind with the definite article (German: der doppelte Blocker)."""
 
 
 STOCK = {Kind.ROUNDEL: 12, Kind.SINGLE: 3, Kind.DOUBLE: 3, Kind.TRIPLE: 3}
@@ -91,12 +117,12 @@ def parse_columns_move(text: str) -> ColumnsMove:
     pins = [PIN_INDEX[first]] + ([PIN_INDEX[second]] if second else [])
     if kind in (Kind.ROUNDEL, Kind.SINGLE):
         if second or orient:
-            raise InvalidMoveError(text, _("a {noun} goes on one pin, e.g. {letter}a1").format(
-                                             noun=_(kind.noun), letter=kind.letter))
+            raise InvalidMoveError(text, _("{unit:nom} goes on one pin, e.g. {letter}a1").format(
+                                             unit=kind.a, letter=kind.letter))
         return ColumnsMove(kind, (pins[0],))
     if len(pins) != 2:
-        raise InvalidMoveError(text, _("a {noun} needs two pins, e.g. {letter}a1b1").format(
-                                         noun=_(kind.noun), letter=kind.letter))
+        raise InvalidMoveError(text, _("{unit:nom} needs two pins, e.g. {letter}a1b1").format(
+                                         unit=kind.a, letter=kind.letter))
     if kind is Kind.DOUBLE:
         if orient:
             raise InvalidMoveError(text, _("a double blocker has no orientation"))

@@ -152,7 +152,7 @@ class Columns(Game):
         p = self._to_move
         kind = move.kind
         if self._left[p][kind] == 0:
-            return Illegal(_("you have no {noun}s left").format(noun=_(kind.noun)), "COL-1")
+            return Illegal(kind.none_left(), "COL-1")
         heights = [len(s) for s in self._stacks]
         if kind in (Kind.ROUNDEL, Kind.SINGLE):
             (pin,) = move.pins
@@ -161,16 +161,16 @@ class Columns(Game):
                     pin=PIN_NAMES[pin]), "COL-3")
             top = self._stacks[pin][-1]
             return Illegal(
-                _("a roundel may not sit directly on an opponent's blocker (the {noun} "
-                  "on {pin})").format(noun=_(Kind(self._kind[top]).noun), pin=PIN_NAMES[pin]),
+                _("a roundel may not sit directly on an opponent's blocker ({unit:nom} "
+                  "on {pin})").format(unit=Kind(self._kind[top]).the, pin=PIN_NAMES[pin]),
                 "COL-4",
             )
         a, b = move.pins
-        noun = _(kind.noun)
+        unit = kind.a
         if a == b or not adjacent(a, b):
             return Illegal(
-                _("a {noun} spans two orthogonally adjacent pins; {pin} and {pin2} are "
-                  "not").format(noun=noun, pin=PIN_NAMES[a], pin2=PIN_NAMES[b]),
+                _("{unit:nom} spans two orthogonally adjacent pins; {pin} and {pin2} are "
+                  "not").format(unit=unit, pin=PIN_NAMES[a], pin2=PIN_NAMES[b]),
                 "COL-6" if kind is Kind.DOUBLE else "COL-7",
             )
         ha, hb = heights[a], heights[b]
@@ -358,8 +358,8 @@ class Columns(Game):
             for k in Kind:
                 if self._left[p][k] < 0:
                     raise StateError(
-                        _("player {p} has more {noun}s on the board than exist").format(
-                            p=p, noun=_(k.noun)) + " [COL-1]"
+                        _("player {p} has more pieces of a kind on the board than exist: "
+                          "{unit:nom}").format(p=p, unit=k.a) + " [COL-1]"
                     )
         self._refresh(range(NUM_PINS))
         self._legal = self._generate()
@@ -385,8 +385,8 @@ class Columns(Game):
                 t, n = by_pin[thick[0]], by_pin[thin[0]][0]
                 ok = t[1] == t[0] + 1 and n in (t[0], t[1])
         if not ok:
-            raise StateError(_("piece {label} does not have the shape of a {noun}").format(
-                                 label=label, noun=_(kind.noun)))
+            raise StateError(_("piece {label} does not have the shape of {unit:gen}").format(
+                                 label=label, unit=kind.a))
 
     # --- the diagram (see the module docstring) ----------------------------------------------
     def diagram(self) -> str:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from rulebox.core.errors import InvalidMoveError
-from rulebox.i18n import _
+from rulebox.i18n import Noun, _, noun
 
 COLUMNS = "ABCD"
 ROWS = "1234"
@@ -77,11 +77,12 @@ def piece_text(piece: int) -> str:
     return ("r" if RED[piece] else "b") + str(NUMBER[piece])
 
 
-def piece_words(piece: int) -> str:
-    """``red 2``, ``black 3`` (in the current language)."""
+def piece_words(piece: int) -> Noun:
+    """``red 2``, ``black 3``: a noun phrase, declined by the sentence it is put into
+    (``{piece:acc}``; docs/LANGUAGES.md)."""
     if RED[piece]:
-        return _("red {number}").format(number=NUMBER[piece])
-    return _("black {number}").format(number=NUMBER[piece])
+        return noun("noun: piece", "red {number}", number=NUMBER[piece])
+    return noun("noun: piece", "black {number}", number=NUMBER[piece])
 
 
 PIECE_BY_TEXT: dict[str, int] = {piece_text(p): p for p in range(1, 9)}

@@ -183,16 +183,16 @@ def _explain_field(game: CountRed, s: int) -> str:
     lines = []
     if len(pieces) == 2:
         lines.append(
-            _("{head}; it holds a stack: the {piece_words} on the {piece_words2}, "
+            _("{head}; it holds a stack: the {piece_words:nom} on the {piece_words2:dat}, "
               "formed by {seat}.").format(
                 head=head, piece_words=piece_words(piece), piece_words2=piece_words(pieces[0]),
                 seat=game.seat_name(game.former(s) or 0))
         )
         n, how = game.lift_count(s)
-        lines.append(_("Lifting the {piece_words} (CR-5) counts {n} ({how}): {parity}.").format(
+        lines.append(_("Lifting the {piece_words:acc} (CR-5) counts {n} ({how}): {parity}.").format(
                          piece_words=piece_words(piece), n=n, how=how, parity=_parity(n)))
     else:
-        lines.append(_("{head}; it holds the {piece_words}.").format(
+        lines.append(_("{head}; it holds the {piece_words:acc}.").format(
                          head=head, piece_words=piece_words(piece)))
         n, how = game.lift_count(s)
         around = [

@@ -502,13 +502,13 @@ class CountRed(Game):
         if self._top[s]:
             if self._former[s] != player:
                 return Illegal(
-                    _("only the player who formed the stack on {src} (player {former}) "
-                      "may lift its top piece").format(src=src, former=self._former[s]),
+                    _("only the player who formed the stack on {src} ({former}) may lift its "
+                      "top piece").format(src=src, former=self.seat_name(self._former[s])),
                     "CR-5",
                 )
             if self._strict and n % 2 != self._parity[player]:
                 return Illegal(
-                    _("lifting the {name} from the stack on {src} counts {reds} "
+                    _("lifting the {name:acc} from the stack on {src} counts {reds} "
                       "({how}): {parity_word}, but you move on {mine} counts").format(
                         name=piece_words(piece), src=src, reds=_reds(n), how=how,
                         parity_word=_(PARITY_WORDS[n % 2]),
@@ -522,7 +522,7 @@ class CountRed(Game):
                     src=src), "CR-4")
         if n % 2 != self._parity[player]:
             return Illegal(
-                _("lifting the {name} from {src} counts {reds} ({how}): {parity_word}, "
+                _("lifting the {name:acc} from {src} counts {reds} ({how}): {parity_word}, "
                   "but you move on {mine} counts").format(
                     name=piece_words(piece), src=src, reds=_reds(n), how=how,
                     parity_word=_(PARITY_WORDS[n % 2]),
@@ -538,7 +538,7 @@ class CountRed(Game):
         piece = self._top[s] or self._bot[s]
         if not self._bot[t] and NUMBER[piece] != VALUE[t]:
             return Illegal(
-                _("the {name} may only be set on an empty field worth {number}; {dst} "
+                _("the {name:nom} may only be set on an empty field worth {number}; {dst} "
                   "is worth {value}").format(
                     name=piece_words(piece), number=NUMBER[piece], dst=dst, value=VALUE[t]),
                 "CR-6",
@@ -547,11 +547,11 @@ class CountRed(Game):
         if n % 2 == self._parity[player]:
             return None
         if self._bot[t]:
-            what = _("stacking the {name} on the {below} at {dst}").format(
+            what = _("stacking the {name:acc} on the {below:acc} at {dst}").format(
                 name=piece_words(piece), below=piece_words(self._bot[t]), dst=dst)
             rule = "CR-7"
         else:
-            what = _("setting the {name} on {dst}").format(name=piece_words(piece), dst=dst)
+            what = _("setting the {name:acc} on {dst}").format(name=piece_words(piece), dst=dst)
             rule = "CR-6"
         return Illegal(
             _("{what} counts {reds} ({how}): {parity_word}, but you move on "
@@ -749,7 +749,7 @@ class CountRed(Game):
         for f in _FIELDS:
             if self._bot[f] and NUMBER[self._bot[f]] != VALUE[f]:
                 raise StateError(
-                    _("the bottom piece on {field} is a {piece_words}; a piece only "
+                    _("the bottom piece on {field} is a {piece_words:nom}; a piece only "
                       "comes to rest on an empty field of its own value, {value}").format(
                         field=FIELD_NAMES[f], piece_words=piece_words(self._bot[f]),
                         value=VALUE[f]) + " [CR-1, CR-6]"
@@ -902,9 +902,10 @@ def _ending_text(kind: str, p: int, n: int, c: int) -> str:
                         "{seat} claimed a draw: the position occurred {n} times",
                         n).format(seat=_(SEAT_NAMES[p]), n=n) + " [CR-12]"
     if kind == "four":
-        return _("{seat} made four {colour} in column {column}").format(
-            seat=_(SEAT_NAMES[p]), colour=_("red") if c else _("black"),
-            column=COLUMNS[n]) + " [CR-9]"
+        # a colour with a number agrees with it: one sentence per colour
+        return (_("{seat} made four red in column {column}") if c else
+                _("{seat} made four black in column {column}")).format(
+            seat=_(SEAT_NAMES[p]), column=COLUMNS[n]) + " [CR-9]"
     return _("{fifty} moves without a new three").format(fifty=FIFTY) + " [CR-13]"
 
 

@@ -20,9 +20,9 @@ from rulebox.games.countred.moves import (
     COLUMN_FIELDS,
     COLUMNS,
     FIELD_NAMES,
-    NUMBER,
     RED,
     CountRedMove,
+    piece_words,
 )
 from rulebox.i18n import N_, _
 
@@ -33,15 +33,6 @@ SEAT_NAMES: tuple[str, ...] = (N_("first"), N_("second"))
 """The seats as RULINGS.md and the issue name them: player 0 is ``first``, player 1 ``second``."""
 
 
-def piece_words(piece: int) -> str:
-    """``red 2``, ``black 3`` in the current language."""
-    if RED[piece]:
-        return _("red {number}").format(number=NUMBER[piece])
-    return _("black {number}").format(number=NUMBER[piece])
-
-
-def _colour_words(red: int) -> str:
-    return _("red") if red else _("black")
 
 
 def four_column(game: CountRed) -> int | None:
@@ -66,30 +57,35 @@ def describe(game: CountRed, move: CountRedMove) -> str:
     words = {"seat": seat, "piece": piece_words(piece), "src": FIELD_NAMES[src],
              "dst": FIELD_NAMES[dst]}
     if len(lifted) == 2 and under:
-        text = _("{seat} moves {piece} from the stack on {src} onto {below} on {dst}").format(
-            below=piece_words(under[0]), **words)
+        text = _("{seat} moves {piece:acc} from the stack on {src} onto {below:acc} on "
+                 "{dst}").format(below=piece_words(under[0]), **words)
     elif len(lifted) == 2:
-        text = _("{seat} moves {piece} from the stack on {src} to {dst}").format(**words)
+        text = _("{seat} moves {piece:acc} from the stack on {src} to {dst}").format(**words)
     elif under:
-        text = _("{seat} stacks {piece} from {src} onto {below} on {dst}").format(
+        text = _("{seat} stacks {piece:acc} from {src} onto {below:acc} on {dst}").format(
             below=piece_words(under[0]), **words)
     else:
-        text = _("{seat} moves {piece} from {src} to {dst}").format(**words)
+        text = _("{seat} moves {piece:acc} from {src} to {dst}").format(**words)
     after = game.clone()
     after.apply_unchecked(move)
     column = COLUMNS[dst & 3]
-    colour = _colour_words(RED[piece])
+    red = RED[piece]
     outcome = after.outcome()
     nxt = after.current_player()
+    # a colour with a number agrees with it (vier rote Figuren, четыре красные фигуры): one
+    # sentence per colour
     if outcome is not None and outcome.winners:
-        return _("{move} and makes four {colour} in column {column}").format(
-            move=text, colour=colour, column=column)
+        return (_("{move} and makes four red in column {column}") if red else
+                _("{move} and makes four black in column {column}")).format(
+            move=text, column=column)
     if _locks(after) != _locks(game):
         if nxt == p:
-            return _("{move} and makes three {colour} in column {column} and moves "
-                     "again").format(move=text, colour=colour, column=column)
-        return _("{move} and makes three {colour} in column {column}").format(
-            move=text, colour=colour, column=column)
+            return (_("{move} and makes three red in column {column} and moves again") if red
+                    else _("{move} and makes three black in column {column} and moves again")
+                    ).format(move=text, column=column)
+        return (_("{move} and makes three red in column {column}") if red else
+                _("{move} and makes three black in column {column}")).format(
+            move=text, column=column)
     if nxt == p:
         return _("{move}; {other} cannot move and is skipped").format(
             move=text, other=game.seat_name(1 - p))

@@ -4,8 +4,9 @@ from rulebox.core.registry import GameEntry, register_game
 from rulebox.games.discs.explain import explain
 from rulebox.games.discs.render import SEATS, render
 from rulebox.games.discs.rules import Discs
+from rulebox.i18n import N_
 
-NOTATION = """\
+NOTATION = N_("""\
 Discs a1..c3 (files a-c, ranks 1-3, rank 3 north); holes disc.c, disc.ne, .nw, .se, .sw.
 Set-up (one move each):
   arrange RGBGBRBRG    player 0: colours of a1, b1, c1, a2, b2, c2, a3, b3, c3 (3 of each)
@@ -16,7 +17,7 @@ A turn, one action per move: first a main action
   pass                 only when no pin move and no turn is possible
 then at most one of   lock b2.ne / unlock      and at most one of   bar b2.ne-c3.sw / unbar
 (a line is its two holes in string order), then
-  end                  the other player's turn begins"""
+  end                  the other player's turn begins""")
 
 register_game(
     GameEntry(

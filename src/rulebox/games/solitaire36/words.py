@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulebox.games.solitaire36.board import CARD_CODES, CELL_NAMES, bits
 from rulebox.games.solitaire36.moves import S36Move
-from rulebox.i18n import N_, _, ngettext, pgettext
+from rulebox.i18n import N_, Noun, _, ngettext, noun_noop, pgettext
 
 if TYPE_CHECKING:
     from rulebox.games.solitaire36.rules import Solitaire36
@@ -23,11 +23,21 @@ SEAT_NAMES: tuple[str, ...] = (N_("player"),)
 """The one seat of the solitaire."""
 
 CUBE_WORDS: tuple[str, ...] = (
-    N_("the red cube on {cell}"), N_("the yellow cube on {cell}"),
-    N_("the green cube on {cell}"), N_("the blue cube on {cell}"),
-    N_("the black cube on {cell}"), N_("the white cube on {cell}"),
+    noun_noop("noun: cube", "the red cube on {cell}"),
+    noun_noop("noun: cube", "the yellow cube on {cell}"),
+    noun_noop("noun: cube", "the green cube on {cell}"),
+    noun_noop("noun: cube", "the blue cube on {cell}"),
+    noun_noop("noun: cube", "the black cube on {cell}"),
+    noun_noop("noun: cube", "the white cube on {cell}"),
 )
-"""A cube by colour (the order of ``board.COLOURS``), translated where shown."""
+"""A cube by colour (the order of ``board.COLOURS``): noun phrases, declined where shown
+(:func:`cube_words`)."""
+
+
+def cube_words(colour: int, cell: str) -> Noun:
+    """The cube of ``colour`` (``board.COLOURS`` order) on ``cell``, to be declined by the
+    sentence it goes into (``{cube:acc}``)."""
+    return Noun("noun: cube", CUBE_WORDS[colour], cell=cell)
 
 SYMBOL_HEADINGS: tuple[str, ...] = (
     N_("1 drop"), N_("2 hammers"), N_("3 circles"), N_("4 bricks"), N_("5 wheel"), N_("6 arrow"),
@@ -58,10 +68,10 @@ def describe(game: Solitaire36, move: S36Move) -> str:
     if move.is_discard:
         return _("{seat} discards {card} (it can take no cube) and draws a new card").format(
             seat=seat, card=card)
-    cube = _(CUBE_WORDS[game.cube(move.cell)]).format(cell=CELL_NAMES[move.cell])
+    cube = cube_words(game.cube(move.cell), CELL_NAMES[move.cell])
     left = game.cubes_left() - 1
-    return ngettext("{seat} plays {card} on {cube} ({n} cube left)",
-                    "{seat} plays {card} on {cube} ({n} cubes left)", left).format(
+    return ngettext("{seat} plays {card} on {cube:acc} ({n} cube left)",
+                    "{seat} plays {card} on {cube:acc} ({n} cubes left)", left).format(
         seat=seat, card=card, cube=cube, n=left)
 
 

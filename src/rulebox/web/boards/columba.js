@@ -82,13 +82,15 @@ function squaresOf(move) {
 }
 
 /** What is on square k, for a screen reader. */
-function squareLabel(ctx, k, sq, cote, hot) {
+function squareLabel(ctx, k, sq, cote, hot, bare) {
   let text;
   if (!sq) text = t("{square}: empty", { square: k });
   else if (sq[0] === "field") text = t("{square}: a {colour} wild pigeon", { square: k, colour: PIGEON_WORD[sq[1]] ? PIGEON_WORD[sq[1]]() : sq[1] });
   else if (sq[0] === "tile") text = t("{square}: a {colour} tile of {seat}", { square: k, colour: PIGEON_WORD[sq[1]] ? PIGEON_WORD[sq[1]]() : sq[1], seat: seatName(ctx, sq[2]) });
   else if (sq[0] === "falcon") text = t("{square}: a falcon of {seat}", { square: k, seat: seatName(ctx, sq[1]) });
   else text = k;
+  // a tile laid on the bare table is no card: no card docks with it, no dovecote on it (CB-2, CB-6)
+  if (bare) text = t("{what}, on the bare table (no card under it)", { what: text });
   if (cote) text = cote[1] === "large" ? t("{what}, a large dovecote of {seat}", { what: text, seat: seatName(ctx, cote[0]) }) : t("{what}, a small dovecote of {seat}", { what: text, seat: seatName(ctx, cote[0]) });
   return hot ? t("{what}; allowed here", { what: text }) : text;
 }
@@ -114,6 +116,7 @@ export function draw(root, ctx) {
   }
   const squares = pos.squares || {};
   const cotes = pos.cotes || {};
+  const bare = new Set(pos.bare || []); // tiles on squares no card was laid on (issue 36)
   const hand = pos.hand && faces ? faces[pos.hand] : null;
   const coordMoves = legal.map((m) => [m, toolOf(m)]).filter(([, tl]) => tl);
   const tools = [...new Set(coordMoves.map(([, tl]) => tl.key))];
@@ -175,7 +178,7 @@ export function draw(root, ctx) {
     const g = svg("g", { class: "sq", "data-square": k });
     if (sq[0] === "field" || sq[0] === "tile") {
       const colour = sq[1];
-      g.append(svg("rect", { x: px(x) + 1, y: py(y) + 1, width: C - 2, height: C - 2, rx: 3, fill: PIGEON[colour] || "#ccc", class: "field" }));
+      g.append(svg("rect", { x: px(x) + 1, y: py(y) + 1, width: C - 2, height: C - 2, rx: 3, fill: PIGEON[colour] || "#ccc", class: bare.has(k) ? "field bare" : "field" }));
       bird(g, px(x), py(y), C, colour);
       if (sq[0] === "tile") g.append(svg("rect", { x: px(x) + 4, y: py(y) + 4, width: C - 8, height: C - 8, rx: 4, fill: "none", stroke: PLAYER[sq[2]] || "#000", "stroke-width": Math.max(3, C / 9), class: "tile" }));
     } else if (sq[0] === "falcon") {
@@ -239,7 +242,7 @@ export function draw(root, ctx) {
       const hot = targets.has(k);
       const cell = svg("rect", {
         x: px(x), y: py(y), width: C, height: C, class: "cell" + (hot ? " hot" : ""), "data-cell": k, "data-kb": k,
-        "aria-label": squareLabel(ctx, k, squares[k], cotes[k], hot),
+        "aria-label": squareLabel(ctx, k, squares[k], cotes[k], hot, bare.has(k)),
       });
       cell.addEventListener("click", (e) => onCell(x, y, ctx, targets, e, place, redraw));
       // the ghost follows a mouse that moves over the board: pointermove, never mouseenter,
