@@ -211,12 +211,12 @@ def test_words_agree_in_number() -> None:
 
 
 def test_a_four_player_end_shows_team_totals() -> None:
-    from rulebox.core.game import Outcome
+    from rulebox.core.game import Outcome, Termination
     from rulebox.match.table import Ending
 
     game = game_entry("columba").cls.new({"seed": "1", "players": "4"})
     table = Table(game, make_seats("columba", 4, [], 0.05), seed=1)
-    table.ending = Ending("rules", "the deck is used up", (1, 3),
+    table.ending = Ending(Termination.RULES, "the deck is used up", (1, 3),
                           Outcome((1, 3), (5, 9, 4, 7), "the deck is used up"))
     text = end_message(table)
     assert text.count("win") == 1 and "team 0+2: 9, team 1+3: 16" in text

@@ -27,7 +27,7 @@ from rulebox.cli import text as words
 from rulebox.cli.board import last_turn, legend, marked
 from rulebox.cli.saves import Autosave
 from rulebox.core.errors import RuleboxError
-from rulebox.core.game import Game
+from rulebox.core.game import Game, Termination
 from rulebox.core.registry import game_entry
 from rulebox.i18n import N_, _
 from rulebox.match.records import save_record
@@ -38,8 +38,10 @@ STYLES = {"move": "bold", "agent_error": "bold red", "game_over": "", "undo": ""
           "resigned": ""}
 """How each kind of event is printed; announcements (the rest) in bold magenta."""
 
-QUIT = Ending("quit", N_("game stopped; it is saved: `rulebox play --load last` continues it"))
-LEFT = Ending("quit", N_("left the game; it is saved: `rulebox play --load last` continues it"))
+QUIT = Ending(Termination.QUIT,
+              N_("game stopped; it is saved: `rulebox play --load last` continues it"))
+LEFT = Ending(Termination.QUIT,
+              N_("left the game; it is saved: `rulebox play --load last` continues it"))
 """Endings at the terminal; their reasons are message ids, translated where printed."""
 Reader = Callable[[str], str | None]
 
@@ -124,8 +126,9 @@ class Session:
                     shown_for = (table.version, p)
                 line = self.read(f"{words.agree(words.clean(table.name(p)))} > ")
                 if line is None:
-                    return Ending("quit", _("input ended; the game was not finished (it is "
-                                            "saved: `rulebox play --load last` continues it)"))
+                    return Ending(Termination.QUIT, _(
+                        "input ended; the game was not finished (it is saved: `rulebox play "
+                        "--load last` continues it)"))
                 ending = self.command(line.strip(), p)
                 self.show_events()
                 self.save_progress()

@@ -12,7 +12,7 @@ from rulebox.core.errors import (
     StateError,
     UnknownNameError,
 )
-from rulebox.core.game import CHANCE, TERMINAL, Game, Outcome
+from rulebox.core.game import CHANCE, TERMINAL, Game, Outcome, Termination
 from rulebox.core.options import OptionSpec, choice_option, int_option
 from rulebox.core.registry import GameEntry, game_entry, game_ids, new_game, register_game
 
@@ -32,6 +32,7 @@ __all__ = [
     "Outcome",
     "RuleboxError",
     "StateError",
+    "Termination",
     "UnknownNameError",
     "choice_option",
     "game_entry",

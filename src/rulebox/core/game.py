@@ -18,6 +18,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from rulebox.core.errors import (
@@ -44,17 +45,47 @@ MAX_DIAGRAM = 20_000
 """The longest diagram :meth:`Game.from_diagram` reads (a guard against oversized input)."""
 
 
+class Termination(StrEnum):
+    """The kind of ending of a game (as python-chess's ``Termination``): by the rules, or at
+    the table around them."""
+
+    RULES = "rules"
+    """The rules ended the game (the game's :meth:`Game.outcome`)."""
+    RESIGNED = "resigned"
+    """A seat gave up: the other side wins (a solitaire is lost)."""
+    AGREED = "agreed"
+    """A draw by agreement."""
+    TIME = "time"
+    """A flag fell: that seat loses."""
+    FORFEIT = "forfeit"
+    """A computer seat failed (raised, or answered an illegal move): it loses."""
+    EXPIRED = "expired"
+    """The server ended a game nobody moved in for too long: no winner."""
+    QUIT = "quit"
+    """The person left the terminal game unfinished (it is saved, not ended)."""
+    ABANDONED = "abandoned"
+    """Every opponent's connection was gone past the grace period and the player who stayed
+    claimed the game: a win of that side, or a draw."""
+    CANCELLED = "cancelled"
+    """An open game's creator cancelled it before it started: nobody wins, nothing counts."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
 
     ``winners`` is empty for a draw (or a lost solitaire); a team game names every winner.
-    ``scores`` is one figure per player where the game scores, else ``None``.
+    ``scores`` is one figure per player where the game scores, else ``None``. ``reason`` says
+    why in words (the current language's); ``rule`` is the rule ID that decided it where one
+    did (``CR-9``), for a surface to show or link without reading the text; ``termination``
+    the kind of ending.
     """
 
     winners: tuple[int, ...]
     scores: tuple[int | float, ...] | None
     reason: str
+    rule: str | None = None
+    termination: Termination = Termination.RULES
 
     def result_line(self) -> str:
         """The engine protocol's ``result`` text, e.g. ``over winner=1 score=3,4``."""
@@ -285,7 +316,20 @@ class Game(abc.ABC):
                                          text=text, map=" or ".join(map(str, hits))))
         return hits[0] if hits else None
 
+    @property
+    def undo_floor(self) -> int:
+        """The number of moves of :attr:`history` that cannot be taken back (those before a
+        drawn start was loaded)."""
+        return self._undo_floor
+
     # --- copies and serialisation -----------------------------------------------------------
+    def start_copy(self) -> Self:
+        """A new game with these options at this game's start (its drawn start, if any)."""
+        g = type(self).new(self.options())
+        if self._drawn_start is not None:
+            g._load_drawn(self._drawn_start)
+        return g
+
     @abc.abstractmethod
     def clone(self) -> Self:
         """An independent copy (history and undo included)."""

@@ -25,7 +25,6 @@ The reshuffle seed number ``n`` (0, 1, ...; the table's log writes ``!reshuffle 
 from __future__ import annotations
 
 import hashlib
-import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,8 +33,9 @@ from typing import Any
 from rulebox.core.errors import RuleboxError
 from rulebox.core.game import Game
 from rulebox.core.numerals import plain_digits
-from rulebox.core.registry import game_entry
+from rulebox.core.registry import new_game
 from rulebox.core.rng import fresh_seed
+from rulebox.match.replay import apply_step
 
 FORMAT = "rulebox-fair-deal 1"
 FAIR_GAMES = ("36to1", "columba")
@@ -105,12 +105,6 @@ def dealt(game_id: str, options: Mapping[str, str], order: Sequence[str]) -> Gam
     if seed is not None:
         opts["seed"] = seed
     return new_game(game_id, opts)
-
-
-def new_game(game_id: str, options: Mapping[str, Any]) -> Game:
-    """``cls.new(options)``: the one place the table and the server make games from options
-    (seeds of up to 128 bits, ``rulebox.core.rng.SEED_LIMIT``)."""
-    return game_entry(game_id).cls.new(dict(options))
 
 
 def reshuffle_seed(key: str, n: int) -> int:
@@ -185,21 +179,16 @@ def verify(commitment: str, reveal: str, options: Mapping[str, str], log: Sequen
         game = dealt(deal.game, {**options, "seed": deal.seed}, deal.order)
     except RuleboxError as e:
         raise FairnessError(f"the revealed order does not deal the game: {e}") from None
-    n = 0
+    done: list[int] = []
+
+    def reshuffled(seed: int) -> None:
+        if seed != reshuffle_seed(deal.key, len(done)):
+            raise FairnessError(f"step {i}: reshuffle {len(done)} is not the one committed to")
+        done.append(seed)
+
     for i, step in enumerate(log, start=1):
         try:
-            if step == "!undo":
-                game.undo()
-            elif step.startswith("!reshuffle "):
-                seed = int(step.split()[1])
-                if seed != reshuffle_seed(deal.key, n):
-                    raise FairnessError(f"step {i}: reshuffle {n} is not the one committed to")
-                n += 1
-                reshuffle = getattr(game, "reshuffle_unseen", None)
-                if reshuffle is not None:
-                    reshuffle(random.Random(seed))
-            else:
-                game.apply(step)
+            apply_step(game, step, reshuffled)
         except FairnessError:
             raise
         except (RuleboxError, ValueError, IndexError) as e:

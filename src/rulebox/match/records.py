@@ -23,6 +23,7 @@ from rulebox import __version__
 from rulebox.core.errors import RuleboxError, StateError, UnknownNameError
 from rulebox.core.game import Game
 from rulebox.core.registry import game_entry
+from rulebox.match.replay import position_at, replay_log
 
 RECORD_FORMAT = "rulebox-record/1"
 MAX_RECORD_BYTES = 16 << 20
@@ -140,8 +141,6 @@ class Record:
         except RuleboxError as e:
             raise StateError(f"the record's options are refused: {e}") from None
         if self.log is not None:
-            from rulebox.match.table import position_at, replay_log
-
             game = replay_log(self.game, self.options, self.log)
             if [str(m) for m in game.history] != self.moves:
                 raise StateError("the record's log does not lead to its moves")

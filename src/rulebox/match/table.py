@@ -58,20 +58,29 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from rulebox.ai.budget import DEFAULT_TIME, TurnClock, more_decisions_follow
-from rulebox.core.errors import RuleboxError, StateError
-from rulebox.core.game import TERMINAL, Game, Outcome
+from rulebox.core.errors import IllegalMoveError, RuleboxError, StateError
+from rulebox.core.game import TERMINAL, Game, Termination
 from rulebox.core.numerals import plain_digits
-from rulebox.core.registry import game_entry
-from rulebox.i18n import LANGUAGES, N_, _, language, ngettext, use_language
-from rulebox.match.agents import PERSON_NAMES, AgentSpec
+from rulebox.core.registry import game_entry, new_game
+from rulebox.i18n import LANGUAGES, N_, _, ngettext, use_language
+from rulebox.match.agents import AgentSpec
 from rulebox.match.announce import announcer, kind_of
 from rulebox.match.clock import Clock
-from rulebox.match.fairness import Deal, new_game, reshuffle_seed, server_seed
+from rulebox.match.ending import AgentFailure, Ending, StaleVersion, TableError
+from rulebox.match.fairness import Deal, reshuffle_seed, server_seed
 from rulebox.match.records import Record
+from rulebox.match.replay import movers_of, position_at, replay_log, replay_movers
+from rulebox.match.seats import Seat, SeatKind
+from rulebox.match.words import Event, SeatList, SeatRef, Words, ngettext_noop
+
+__all__ = [
+    "AgentFailure", "Decision", "Ending", "Event", "Seat", "SeatKind", "SeatList", "SeatRef",
+    "StaleVersion", "Table", "TableError", "Words", "ngettext_noop", "position_at",
+    "replay_log",
+]
 
 log = logging.getLogger("rulebox.match")
 
@@ -81,289 +90,6 @@ DRAW_PLAYOUTS = 200
 DRAW_THRESHOLD = -0.1
 """The computer accepts a draw when its mean playout return is below this."""
 SEED_LIMIT = 2**62
-
-
-class SeatKind(StrEnum):
-    """Who plays a seat."""
-
-    PERSON = "person"
-    """A person at this screen (the terminal, a hot-seat browser)."""
-    REMOTE = "remote"
-    """A person elsewhere (their own browser and token)."""
-    COMPUTER = "computer"
-    """An agent."""
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat: its kind, the agent of a computer seat, and a label for people to read."""
-
-    kind: SeatKind
-    agent: AgentSpec | None = None
-    label: str = ""
-
-    @classmethod
-    def person(cls, label: str = "human") -> Seat:
-        return cls(SeatKind.PERSON, None, label)
-
-    @classmethod
-    def remote(cls, label: str = "human") -> Seat:
-        return cls(SeatKind.REMOTE, None, label)
-
-    @classmethod
-    def computer(cls, spec: AgentSpec | str, label: str | None = None) -> Seat:
-        s = AgentSpec.parse(spec) if isinstance(spec, str) else spec
-        return cls(SeatKind.COMPUTER, s, label if label is not None else f"computer ({s.name})")
-
-    @classmethod
-    def parse(cls, text: str, game_id: str, *, remote: bool = False) -> Seat:
-        """A seat from text: ``human`` (also ``person``, ``me``) or an agent spec (checked
-        by making the agent once; ``computer`` is the game's strongest agent)."""
-        word = text.strip().lower()
-        if word in PERSON_NAMES:
-            return cls.remote() if remote else cls.person()
-        spec = AgentSpec.parse(text)
-        level = spec.name if text.strip().lower().startswith("computer:") else None
-        resolved = spec.check(game_id)
-        label = (f"computer ({level})" if level else
-                 "computer" if spec.is_computer_default else f"computer ({resolved.name})")
-        return cls(SeatKind.COMPUTER, resolved, label)
-
-    @property
-    def is_computer(self) -> bool:
-        return self.kind == SeatKind.COMPUTER
-
-    @property
-    def is_person(self) -> bool:
-        return self.kind != SeatKind.COMPUTER
-
-    @property
-    def spec_text(self) -> str:
-        """``human`` or the agent spec (what records list as the players)."""
-        return self.agent.label if self.agent is not None else "human"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "agent": self.spec_text if self.agent else None,
-                "label": self.label}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Seat:
-        kind = SeatKind(data["kind"])
-        agent = data.get("agent")
-        return cls(kind, AgentSpec.parse(agent) if agent else None, str(data.get("label", "")))
-
-
-def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a plural message for the catalogue without translating it now (extracted like
-    ``ngettext``; translated where shown, see :class:`Words`)."""
-    return singular, plural
-
-
-LEVEL_WORDS: dict[str, str] = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
-                               "best": N_("best")}
-"""The computer's levels (``rulebox.ai.levels``) as a reader says them: a seat played by a
-level reads ``dark (schwer)``; an agent's own name (``mcts``) stays as it is."""
-
-
-@dataclass(frozen=True)
-class SeatRef:
-    """A seat as people read it (``dark (mcts)``: the seat's name, then who sits there;
-    ``player 1 (mcts)`` only for a seat the game does not name), written in the language of the
-    context that shows it: the table keeps these, never the words of one language."""
-
-    player: int
-    seat_name: str
-    """The game's English name of the seat (a message id: ``dark``), ``""`` when it is only
-    ``player N``."""
-    who: str
-    """``you``, ``person`` or the agent's name."""
-
-    def __str__(self) -> str:
-        who = _(self.who) if self.who in ("you", "person") or self.who in LEVEL_WORDS \
-            else self.who
-        if not self.seat_name:
-            return _("player {n} ({who})").format(n=self.player, who=who)
-        return _("{seat} ({who})").format(seat=_(self.seat_name), who=who)
-
-    def to_json(self) -> list[Any]:
-        return [self.player, self.seat_name, self.who]
-
-
-@dataclass(frozen=True)
-class SeatList:
-    """Seats joined with ``and`` in the language that shows them."""
-
-    seats: tuple[SeatRef, ...]
-
-    def __str__(self) -> str:
-        return _(" and ").join(str(s) for s in self.seats)
-
-
-@dataclass(frozen=True)
-class Words:
-    """A table's text kept as its English message id and parameters, so that each reader sees
-    it in their own language (a saved table, or a server's table read in several): translated
-    when :meth:`shown` (``plural`` with ``ngettext`` on the parameter ``n``). Parameters are
-    numbers, text that is no language (moves, agent names, an exception's text),
-    :class:`SeatRef` and :class:`SeatList`. A game's own line (an announcement, made by the
-    game in the current language) is kept as ``said`` in every shipped language, its English as
-    ``msgid`` (:meth:`Table.said`)."""
-
-    msgid: str
-    params: tuple[tuple[str, Any], ...] = ()
-    plural: str = ""
-    said: tuple[tuple[str, str], ...] = ()
-
-    def shown(self) -> str:
-        """The text in the current language."""
-        if self.said:
-            return dict(self.said).get(language(), self.msgid)
-        values = dict(self.params)
-        if self.plural:
-            text = ngettext(self.msgid, self.plural, int(values.get("n", 1)))
-        else:
-            text = _(self.msgid)
-        try:
-            return text.format(**values)
-        except (KeyError, IndexError, ValueError):  # a broken translation: the English
-            return self.msgid.format(**values)
-
-    def to_json(self) -> dict[str, Any]:
-        def value(v: Any) -> Any:
-            if isinstance(v, SeatRef):
-                return {"seat": v.to_json()}
-            if isinstance(v, SeatList):
-                return {"seats": [s.to_json() for s in v.seats]}
-            return v
-
-        out: dict[str, Any] = {"msgid": self.msgid,
-                               "params": {k: value(v) for k, v in self.params}}
-        if self.plural:
-            out["plural"] = self.plural
-        if self.said:
-            out["said"] = dict(self.said)
-        return out
-
-    @classmethod
-    def from_json(cls, data: Any) -> Words | None:
-        """The inverse of :meth:`to_json`; ``None`` for anything else (an older table)."""
-        if not isinstance(data, dict) or not isinstance(data.get("msgid"), str):
-            return None
-
-        def seat(x: Any) -> SeatRef:
-            return SeatRef(int(x[0]), str(x[1]), str(x[2]))
-
-        params: list[tuple[str, Any]] = []
-        raw = data.get("params")
-        for k, v in (raw.items() if isinstance(raw, dict) else ()):
-            try:
-                if isinstance(v, dict) and "seat" in v:
-                    v = seat(v["seat"])
-                elif isinstance(v, dict) and "seats" in v:
-                    v = SeatList(tuple(seat(x) for x in v["seats"]))
-                elif not isinstance(v, (str, int, float)):
-                    return None
-            except (TypeError, ValueError, IndexError, KeyError):
-                return None
-            params.append((str(k), v))
-        said = data.get("said")
-        lines = tuple((str(k), str(v)) for k, v in said.items()) if isinstance(said, dict) else ()
-        return cls(data["msgid"], tuple(params), str(data.get("plural") or ""), lines)
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something the table announces: ``kind`` (``move``, ``bonus_move``, ``skipped``,
-    ``token``, ``objective``, ``undo``, ``reshuffle``, ``draw_offer``, ``draw_declined``,
-    ``draw_agreed``, ``resigned``, ``agent_error``, ``game_over``, ``flag`` (a loss on time);
-    the server adds ``joined``, ``left``, ``back``, ``expired``), a line for people, the
-    player it concerns, the ply it happened at and its number in the table's event list."""
-
-    index: int
-    kind: str
-    text: str
-    player: int | None = None
-    ply: int = 0
-    words: Words | None = field(default=None, compare=False)
-    """The line kept as a message id and parameters when the table made it (:class:`Words`):
-    ``text`` is the line in the language of the context that made it, :meth:`shown` (and the
-    ``text`` of :meth:`to_json`, which payloads are built from) says it in the current one."""
-
-    def shown(self) -> str:
-        """The line in the current language."""
-        return self.words.shown() if self.words is not None else self.text
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"index": self.index, "kind": self.kind, "text": self.shown(),
-               "player": self.player, "ply": self.ply}
-        if self.words is not None:
-            out["words"] = self.words.to_json()
-        return out
-
-    @property
-    def is_announcement(self) -> bool:
-        """Whether it says what a move did beyond itself (the rules' announcements)."""
-        return self.kind in ("bonus_move", "skipped", "three", "token", "objective",
-                             "announcement")
-
-
-@dataclass(frozen=True)
-class Ending:
-    """How the game ended: by the rules (``outcome``), or at the table (``resigned``,
-    ``agreed``, ``forfeit`` after an agent error)."""
-
-    how: str
-    reason: str
-    winners: tuple[int, ...] = ()
-    outcome: Outcome | None = None
-    words: Words | None = field(default=None, compare=False)
-    """The reason kept as a message id and parameters (the table's own endings: resigned,
-    agreed, time, forfeit), see :class:`Words`."""
-
-    def shown(self) -> str:
-        """The reason in the current language (the reason as made when there are no words)."""
-        return self.words.shown() if self.words is not None else _(self.reason)
-
-    def result_line(self) -> str:
-        """The engine protocol's result text (``over winner=...``)."""
-        if self.outcome is not None:
-            return self.outcome.result_line()
-        who = ",".join(map(str, self.winners)) if self.winners else "none"
-        return f"over winner={who}"
-
-    def as_outcome(self) -> Outcome:
-        return self.outcome or Outcome(self.winners, None, self.reason)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"how": self.how, "reason": self.reason,
-                               "winners": list(self.winners)}
-        if self.words is not None:
-            out["words"] = self.words.to_json()
-        return out
-
-
-class TableError(RuleboxError):
-    """A request the table refuses; ``code`` names why (the server maps it to a status)."""
-
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.extra = extra
-
-
-class StaleVersion(TableError):
-    """A move made on a version that is no longer current."""
-
-    def __init__(self, given: int, current: int) -> None:
-        super().__init__("stale", _("the game has changed (version {current}, the move was made "
-                                    "on {given}); look again").format(current=current,
-                                                                       given=given),
-                         version=current)
-        self.current = current
-
-
-class AgentFailure(RuleboxError):
-    """An agent raised or answered an illegal move (see the failure policy above)."""
 
 
 @dataclass(frozen=True)
@@ -417,7 +143,7 @@ class Table:
                     n_seats=len(self.seats)))
         self.rng = random.Random(self.seed)
         if not self.movers and self.game.history:
-            self.movers = _movers_of(self.game)
+            self.movers = movers_of(self.game)
         if not self.log:
             self.log = [str(m) for m in self.game.history]
         self._check_end()
@@ -515,7 +241,7 @@ class Table:
         if self.ending is None and self.game.is_terminal():
             outcome = self.game.outcome()
             if outcome is not None:
-                self.ending = Ending("rules", outcome.reason, outcome.winners, outcome)
+                self.ending = Ending.of(outcome)
                 self.draw_offer = None
                 self.event("game_over", outcome.reason)
 
@@ -607,7 +333,7 @@ class Table:
                                 name=p, who=winners, n=len(winners))
         else:
             words = self.words(N_("{name} ran out of time"), name=p)
-        self.ending = Ending("time", words.shown(), winners, words=words)
+        self.ending = Ending(Termination.TIME, words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
         self.event("flag", words, p)
@@ -660,7 +386,7 @@ class Table:
                 self.game.check_move(value)
         except RuleboxError as e:
             self.fail(decision, AgentFailure(_("answered an illegal move {move!r}: {error}").format(
-                move=str(move)[:60], error=e)))
+                move=str(move)[:60], error=e), e.rule if isinstance(e, IllegalMoveError) else None))
             return None
         self._apply(decision.player, value)
         return value
@@ -677,7 +403,9 @@ class Table:
         self.event("agent_error", words, p)
         n = self.game.num_players
         winners = tuple(q for q in self.opponents(p)) if n > 1 else ()
-        self.ending = Ending("forfeit", words.shown(), winners, words=words)
+        rule = error.rule if isinstance(error, AgentFailure) else None
+        self.ending = Ending(Termination.FORFEIT, words.shown(), winners, words=words,
+                             rule=rule)
         self.draw_offer = None
         self._bump()
         return self.ending
@@ -715,7 +443,7 @@ class Table:
         """Whether an undo by ``seat`` would take something back now."""
         if not self.may_undo(seat) or self.ending is not None:
             return False
-        return any(self.seats[m].is_person for m in self.movers[self.game._undo_floor:])
+        return any(self.seats[m].is_person for m in self.movers[self.game.undo_floor:])
 
     def undo(self, seat: int | None, *, version: int | None = None) -> list[str]:
         """Take back moves until the last decision of a person is undone (the asker's, against
@@ -782,7 +510,7 @@ class Table:
                                 name=seat, who=winners, n=len(winners))
         else:
             words = self.words(N_("{name} resigns"), name=seat)
-        self.ending = Ending("resigned", words.shown(), winners, words=words)
+        self.ending = Ending(Termination.RESIGNED, words.shown(), winners, words=words)
         self.draw_offer = None
         self._bump()
         self.event("resigned", words, seat)
@@ -933,7 +661,7 @@ class Table:
         if self.ending is not None:
             raise TableError("game_over", _("the game is over"))
         words = self.words(N_("the game was cancelled before it started"))
-        self.ending = Ending("cancelled", words.shown(), (), words=words)
+        self.ending = Ending(Termination.CANCELLED, words.shown(), (), words=words)
         self._bump()
         self.event("cancelled", words)
         return self.ending
@@ -947,7 +675,7 @@ class Table:
         words = (self.words(N_("{name} calls it a draw: the other side left"), name=seat)
                  if draw else
                  self.words(N_("{name} wins: the other side left"), name=seat))
-        self.ending = Ending("abandoned", words.shown(), winners, words=words)
+        self.ending = Ending(Termination.ABANDONED, words.shown(), winners, words=words)
         self.draw_offer = None
         self.takeback_offer = None
         self._bump()
@@ -958,7 +686,7 @@ class Table:
         """End the game in a draw by agreement (both sides agreed; also a table stored with its
         agreement before tables kept endings)."""
         agreed = self.words(N_("draw by agreement"))
-        self.ending = Ending("agreed", agreed.shown(), words=agreed)
+        self.ending = Ending(Termination.AGREED, agreed.shown(), words=agreed)
         self.draw_offer = None
         self._bump()
         self.event("draw_agreed", self.words(N_("draw agreed")))
@@ -967,7 +695,7 @@ class Table:
     def expire(self, reason: str) -> Ending:
         """End an abandoned game (``Ending`` how ``"expired"``, no winner): the server's
         ending of a game nobody moved in for too long."""
-        self.ending = Ending("expired", reason, ())
+        self.ending = Ending(Termination.EXPIRED, reason, ())
         self.draw_offer = None
         self._bump()
         self.event("expired", reason)
@@ -1066,7 +794,7 @@ class Table:
         """A table that goes on from a saved record (its log, when moves were taken back)."""
         record.replay()  # every move checked; a record that breaks the rules says where
         steps = record.log if record.log is not None else record.moves
-        game, movers = _replay(record.game, record.options, steps)
+        game, movers = replay_movers(record.game, record.options, steps)
         return cls(game, list(seats), secrets.randbits(128), log=list(steps), movers=movers,
                    takebacks=record.takebacks, started=record.started or _now())
 
@@ -1123,7 +851,7 @@ class Table:
             return cls(game, list(seats), secrets.randbits(128))
         gid = str(data["game"])
         steps = data.get("log") or data.get("history") or []
-        game, movers = _replay(gid, dict(data["options"]), steps)
+        game, movers = replay_movers(gid, dict(data["options"]), steps)
         if game.position_json() != data.get("position"):
             raise StateError(_("the table's log does not lead to its position"))
         t = cls(game, list(seats), int(data.get("seed", 0)), version=int(data["version"]),
@@ -1132,8 +860,7 @@ class Table:
         t.rng = random.Random(t.seed * 1_000_003 + t.version)  # fresh after a reload
         e = data.get("ending")
         if e:
-            t.ending = Ending(str(e["how"]), str(e["reason"]), tuple(e.get("winners") or ()),
-                              words=Words.from_json(e.get("words")))
+            t.ending = Ending.from_json(e)
         t.draw_offer = data.get("draw_offer")
         t.takeback_offer = data.get("takeback_offer")
         if data.get("deal"):
@@ -1149,84 +876,6 @@ class Table:
         t.events = ([Event(i, "earlier", "", None, 0) for i in range(count - len(kept))]
                     + kept)
         return t
-
-
-def replay_log(game_id: str, options: Mapping[str, str], steps: Sequence[str]) -> Game:
-    """A game rebuilt from a table's log (moves, ``!undo``, ``!reshuffle SEED``), every move
-    checked; ``StateError`` says where it breaks."""
-    return _replay(game_id, options, steps)[0]
-
-
-def _replay(game_id: str, options: Mapping[str, str], steps: Sequence[str]
-            ) -> tuple[Game, list[int]]:
-    """The game and who made each move of its history, from a log."""
-    game = new_game(game_id, options)
-    movers: list[int] = []
-    for i, step in enumerate(steps, start=1):
-        try:
-            if step == "!undo":
-                game.undo()
-                movers.pop()
-            elif step.startswith("!reshuffle "):
-                reshuffle = getattr(game, "reshuffle_unseen", None)
-                if reshuffle is not None:
-                    reshuffle(random.Random(int(step.split()[1])))
-            else:
-                movers.append(game.current_player())
-                game.apply(step)
-        except (RuleboxError, ValueError, IndexError) as e:
-            raise StateError(_("step {i} ({step!r}) of the log does not replay: {e}").format(
-                                 i=i, step=step[:40], e=e)) from None
-    return game, movers
-
-
-def position_at(game_id: str, options: Mapping[str, str], steps: Sequence[str],
-                line: Sequence[str]) -> Game:
-    """The game after the moves ``line`` as it last stood on the log ``steps`` (so that a
-    replay after takebacks shows what was dealt then, not the original order)."""
-    found: Game | None = None
-    game = new_game(game_id, options)
-    want = [str(m) for m in line]
-    for k in range(len(steps) + 1):
-        if len(game.history) == len(want) and [str(m) for m in game.history] == want and (
-                k == len(steps) or not steps[k].startswith("!reshuffle")):
-            found = game.clone()
-        if k < len(steps):
-            game = _replay_step(game, steps[k], k + 1)
-    if found is None:
-        raise StateError(_("that position is not on the game's log"))
-    return found
-
-
-def _replay_step(game: Game, step: str, number: int) -> Game:
-    """One step of a log, checked."""
-    try:
-        if step == "!undo":
-            game.undo()
-        elif step.startswith("!reshuffle "):
-            reshuffle = getattr(game, "reshuffle_unseen", None)
-            if reshuffle is not None:
-                reshuffle(random.Random(int(step.split()[1])))
-        else:
-            game.apply(step)
-    except (RuleboxError, ValueError, IndexError) as e:
-        raise StateError(_("step {number} ({step!r}) of the log does not replay: {e}").format(
-                             number=number, step=step[:40], e=e)) \
-            from None
-    return game
-
-
-def _movers_of(game: Game) -> list[int]:
-    """Who made each move of ``game``'s history (replayed from its start)."""
-    g = new_game(game.id, game.options())
-    start = game.to_json().get("start")
-    if start is not None:
-        g._load_drawn(start)
-    out = []
-    for m in game.history:
-        out.append(g.current_player())
-        g.apply_unchecked(m)
-    return out
 
 
 def _now() -> str:

@@ -9,7 +9,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from rulebox.i18n import N_
-from rulebox.match.table import Table, Words
+from rulebox.match.table import Table
+from rulebox.match.words import Words
 from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.live import ClusterLink, LiveGame
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from rulebox.ai.base import agent_entries
 from rulebox.core.game import Game
-from rulebox.core.registry import game_entry, game_ids
+from rulebox.core.registry import game_entry, game_ids, new_game
 from rulebox.match.agents import AgentSpec
-from rulebox.match.fairness import new_game
-from rulebox.match.table import Decision, Seat, Table
+from rulebox.match.seats import Seat
+from rulebox.match.table import Decision, Table
 from rulebox.server.errors import ApiError
 from rulebox.server.limits import Limits, ThinkQueue
 from rulebox.server.live import ClusterLink, LiveGame

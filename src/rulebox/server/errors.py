@@ -13,7 +13,7 @@ from rulebox.core.errors import (
     RuleboxError,
     StateError,
 )
-from rulebox.match.table import TableError
+from rulebox.match.ending import TableError
 
 STATUS: dict[str, int] = {
     "stale": 409, "not_your_turn": 409, "game_over": 409, "nothing_to_undo": 409,

@@ -40,7 +40,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from rulebox.match.table import Event
+from rulebox.match.words import Event
 from rulebox.server.attendance import PRESENCE_GRACE, announce, notice_words
 from rulebox.server.clock import Clock, SystemClock
 from rulebox.server.live import LiveGame

@@ -10,7 +10,7 @@ from typing import Any
 from rulebox.core.errors import RuleboxError
 from rulebox.i18n import _
 from rulebox.match.agents import AgentSpec
-from rulebox.match.table import Seat
+from rulebox.match.seats import Seat
 from rulebox.server.errors import ApiError
 from rulebox.server.limits import Limits
 

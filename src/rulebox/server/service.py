@@ -36,11 +36,13 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from rulebox.core.errors import RuleboxError
-from rulebox.core.registry import GameEntry, game_entry
+from rulebox.core.registry import GameEntry, game_entry, new_game
 from rulebox.i18n import _, language, ngettext, use_language
 from rulebox.match.clock import Clock, ClockError, TimeControl
-from rulebox.match.fairness import arranged, new_game, seal, server_deal, server_seed
-from rulebox.match.table import Table, TableError, position_at
+from rulebox.match.ending import TableError
+from rulebox.match.fairness import arranged, seal, server_deal, server_seed
+from rulebox.match.replay import position_at
+from rulebox.match.table import Table
 from rulebox.server import views
 from rulebox.server.attendance import PRESENCE_GRACE, Attendance
 from rulebox.server.clock import Clock as ServerClock

@@ -15,7 +15,7 @@ from rulebox.core.options import option_label, option_value_label
 from rulebox.core.registry import game_entry, game_ids
 from rulebox.i18n import _, language, ngettext
 from rulebox.match.agents import LOBBY_TIMES
-from rulebox.match.table import position_at
+from rulebox.match.replay import position_at
 from rulebox.server.errors import ApiError
 from rulebox.server.live import LiveGame
 
@@ -27,7 +27,6 @@ DEFAULT_LEVEL = "medium"
 EVENTS_SHOWN = 30
 """The last events a payload carries (the browser shows the announcements among them)."""
 
-RULE_ID = re.compile(r"\b[A-Z]{1,4}-\d+[a-z]?\b")
 _RULE_REFS = re.compile(r"\s*[\[(]\s*[A-Z]{1,4}-\d+[a-z]?(?:\s*[,;/]\s*[A-Z]{1,4}-\d+[a-z]?)*"
                         r"\s*[\])]")
 
@@ -205,13 +204,13 @@ def presence(live: LiveGame, elsewhere: frozenset[int] = frozenset()) -> list[bo
 def result_words(live: LiveGame) -> dict[str, Any]:
     """The result's ``text`` (in words, without rule IDs), its ``why`` (the reason with its
     rule IDs, as the end screen's "Why?" says it), both in the reader's language, the
-    deciding ``rule`` and the pieces that decided it (``highlight``, from
-    ``Game.highlights()``). The result's ``reason`` stays the stored (English) one."""
+    deciding ``rule`` (the ending's typed rule ID) and the pieces that decided it
+    (``highlight``, from ``Game.highlights()``). The result's ``reason`` stays the stored
+    (English) one."""
     table = live.table
     ending = table.ending
     if ending is None:
         return {}
-    found = RULE_ID.search(ending.reason)
     shown = ending.shown()
     if ending.how == "rules" and table.game.is_terminal():
         # the rules' reason made now, in the reader's language (the ending keeps the
@@ -233,7 +232,7 @@ def result_words(live: LiveGame) -> dict[str, Any]:
     if table.game.is_terminal():
         with contextlib.suppress(Exception):  # the end screen never fails on a mark
             highlight = [str(h) for h in table.game.highlights()]
-    return {"text": text, "why": shown, "rule": found.group(0) if found else None,
+    return {"text": text, "why": shown, "rule": ending.rule,
             "highlight": highlight}
 
 

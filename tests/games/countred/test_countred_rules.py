@@ -363,7 +363,7 @@ def test_CR_9_the_mover_wins_whoever_built_the_three() -> None:
         game.apply(move)
     assert game.current_player() == 0 and game.outcome() is None
     game.apply(GAME_16[-1])
-    assert game.outcome() == Outcome((0,), None, "first made four red in column C [CR-9]")
+    assert game.outcome() == Outcome((0,), None, "first made four red in column C [CR-9]", "CR-9")
     assert game.returns() == [1.0, -1.0]
 
 

@@ -1031,7 +1031,7 @@ class Columba(Game):
         names = _(" and ").join("+".join(_(SEATS[p]) for p in sides[i]) for i in still)
         return Outcome((), tuple(scores),
                        _("a draw between {names}: tied on points ({shown}) and on the largest "
-                         "estate").format(names=names, shown=shown) + " [CB-11]")
+                         "estate").format(names=names, shown=shown) + " [CB-11]", "CB-11")
 
     def _drawn_players(self) -> set[int]:
         """The players of the sides still tied after both tie-breaks (CB-11: a draw)."""

@@ -566,7 +566,7 @@ class CountRed(Game):
         over = self._over
         if over is None or not self._end[0]:
             return over
-        return Outcome(over.winners, None, _ending_text(*self._end))
+        return Outcome(over.winners, None, _ending_text(*self._end), over.rule)
 
     def _ended(self, winners: tuple[int, ...], kind: str, p: int = 0, n: int = 0,
                c: int = 0) -> Outcome:
@@ -574,7 +574,7 @@ class CountRed(Game):
         outcome made here says it in English (the position's JSON and text keep that)."""
         self._end = (kind, p, n, c)
         with use_language("en"):
-            return Outcome(winners, None, _ending_text(kind, p, n, c))
+            return Outcome(winners, None, _ending_text(kind, p, n, c), ENDING_RULES[kind])
 
     def returns(self) -> list[float]:
         out = self._over
@@ -838,7 +838,8 @@ class CountRed(Game):
         if winners and four is None:
             raise StateError(_("a game is won only by a four, and the board holds none")
                 + " [CR-9]")
-        self._over = Outcome(tuple(winners), None, over["reason"])
+        rule = next((r for r in ENDING_RULES.values() if f"[{r}]" in over["reason"]), None)
+        self._over = Outcome(tuple(winners), None, over["reason"], rule)
         self._end = ("", 0, 0, 0)  # a loaded reason is said as it was saved
 
     def _four(self) -> int | None:
@@ -880,6 +881,11 @@ class CountRed(Game):
 
     def highlights(self) -> list[str]:
         return _highlights(self)
+
+
+ENDING_RULES = {"stuck": "CR-11", "repeated": "CR-12", "claimed": "CR-12", "four": "CR-9",
+                "fifty": "CR-13"}
+"""The rule that ends the game in each kind of ending (:func:`_ending_text` says it)."""
 
 
 def _ending_text(kind: str, p: int, n: int, c: int) -> str:
