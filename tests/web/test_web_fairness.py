@@ -48,12 +48,25 @@ def test_a_forged_reveal_is_flagged(page: Any, server: ServerProcess, api: Api) 
     assert "does NOT match" in page.inner_text("#verify-result")
 
 
+def _one_move(api: Api, g: dict[str, Any]) -> None:
+    """The seat to move plays its first legal move: "Watch a game" lists only games with a
+    move (issue 28)."""
+    for seat in g["seats"]:
+        st = api.call("GET", f"/api/games/{g['id']}", token=seat["token"])
+        if st["legal"]:
+            api.call("POST", f"/api/games/{g['id']}/moves",
+                     {"move": st["legal"][0], "version": st["version"]}, seat["token"])
+            return
+    raise AssertionError("no seat has a legal move")
+
+
 def test_an_arranged_deal_is_announced(page: Any, server: ServerProcess, api: Api) -> None:
     g = api.create("columba", ["human", "human"], seed="12")
     guest = {"id": g["id"], "seats": [g["seats"][1]]}
     _open(page, server, guest)  # the other seat sees it too
     assert page.is_visible("#arranged-note")
     assert "Arranged deal" in page.inner_text("#arranged-note")
+    _one_move(api, g)
     page.goto(server.url + "/")
     page.wait_for_selector(f".recent-list a[href='/game/{g['id']}#watch']")
     item = page.locator(".recent-list li", has=page.locator(f"a[href='/game/{g['id']}#watch']"))
@@ -67,6 +80,7 @@ def test_no_deal_note_where_nothing_is_dealt(page: Any, server: ServerProcess, a
     _open(page, server, g)
     assert page.evaluate("window.rulebox.state.arranged")
     assert page.is_hidden("#arranged-note")
+    _one_move(api, g)
     page.goto(server.url + "/")
     page.wait_for_selector(f".recent-list a[href='/game/{g['id']}#watch']")
     item = page.locator(".recent-list li", has=page.locator(f"a[href='/game/{g['id']}#watch']"))

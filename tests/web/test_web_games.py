@@ -299,6 +299,8 @@ def test_resign_from_the_page_ends_the_game(page: Any, server: ServerProcess, ap
     page.wait_for_function("window.rulebox.state.over")
     st = state(page)
     assert st["result"]["how"] == "resigned" and st["result"]["winners"] == [1]
-    assert "you lose" in page.inner_text("#status")
-    assert "resigns" in page.inner_text("#announcements")
+    # the end is announced once (issue 28): on the end screen, not again as a notice
+    page.wait_for_selector("#end-screen", state="visible")
+    assert "resign" in page.inner_text("#end-screen").lower()
+    assert "resigns" not in page.inner_text("#announcements")
     assert page.locator("#resign-btn").is_hidden()
