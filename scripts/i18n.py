@@ -35,6 +35,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from rulebox.i18n import declension  # the one reading of a declined translation
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "src" / "rulebox" / "locale"
 POT = LOCALE / "rulebox.pot"
@@ -208,7 +210,6 @@ language has (German four, Russian six)."""
 
 CASES = {"de": ("nom", "acc", "dat", "gen"), "ru": ALL_CASES}
 NOUN_CONTEXT = "noun: "
-_FORM = re.compile(r"\s*(nom|gen|dat|acc|ins|prep):\s*")
 
 
 def case_fields(text: str) -> dict[str, str]:
@@ -222,19 +223,6 @@ def case_fields(text: str) -> dict[str, str]:
     except ValueError:
         pass
     return out
-
-
-def declension(text: str) -> dict[str, str]:
-    """A noun phrase's translation by case (the same reading as ``rulebox.i18n.declension``):
-    ``"nom: die rote {number} | acc: ..."``."""
-    if not _FORM.match(text):
-        return {}
-    forms: dict[str, str] = {}
-    for part in text.split("|"):
-        m = _FORM.match(part)
-        if m:
-            forms[m.group(1)] = part[m.end():].strip()
-    return forms
 
 
 def case_problems(catalog: Catalog, lang: str) -> list[str]:

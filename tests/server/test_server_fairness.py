@@ -10,7 +10,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -18,22 +17,7 @@ import pytest
 from rulebox.core.registry import new_game
 from rulebox.match.fairness import FairnessError, deal_order, verify
 from rulebox.server.store import Store
-
-
-def auth(token: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"} if token else {}
-
-
-def create(client: httpx.Client, game: str, seats: list[str], **options: str) -> dict[str, Any]:
-    r = client.post("/api/games", json={"game": game, "options": options, "seats": seats})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def get(client: httpx.Client, gid: str, token: str | None = None) -> dict[str, Any]:
-    r = client.get(f"/api/games/{gid}", headers=auth(token))
-    assert r.status_code == 200, r.text
-    return r.json()
+from tests.server.api_helpers import auth, create, get
 
 
 def _play(client: httpx.Client, gid: str, token: str, moves: int) -> None:
